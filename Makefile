@@ -1,0 +1,58 @@
+# The two commands a new user runs: `make run` and `make test`. Both install what is missing.
+BUILD      ?= build
+GENERATOR  ?= Ninja
+BUILD_TYPE ?= RelWithDebInfo
+JOBS       ?= $(shell nproc)
+
+# Debian 12 packages the build and the tests need (see ../shared/notes/deps.md).
+PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
+  libcaf-dev libsimdjson-dev libconcurrentqueue-dev libyaml-cpp-dev libre2-dev \
+  libboost1.81-dev libcurl4-openssl-dev libssl-dev libspdlog-dev libfmt-dev libcli11-dev \
+  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps configure build test test-unit run clean
+
+all: build
+
+## deps: install every missing Debian package (does nothing when all are present)
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing" $$missing; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "deps: all present"; fi
+
+$(BUILD)/build.ninja: CMakeLists.txt
+	cmake -S . -B $(BUILD) -G $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_COMPILER=g++ $(GANGLION_CMAKE_ARGS)
+
+configure: deps $(BUILD)/build.ninja
+
+## build: produce build/ganglion, the tests and the benchmarks
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+## test: every ctest tier (unit, integration, e2e, conformance)
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+test-unit: build
+	cd $(BUILD) && ctest --output-on-failure -L unit
+
+## run: the quick start on the embedded bus
+run: build
+	@echo
+	@echo "ganglion quick start: in another terminal, fire the trigger with"
+	@echo
+	@echo "  curl -sS -X POST -H 'Content-Type: application/json' -d '{\"message\":\"hello\"}' http://127.0.0.1:12000/example"
+	@echo
+	@echo "(status: curl -sS http://127.0.0.1:9090/v1/status   metrics: curl -sS http://127.0.0.1:9090/metrics)"
+	@echo
+	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090
+
+clean:
+	rm -rf $(BUILD)

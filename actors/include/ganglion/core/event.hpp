@@ -1,0 +1,32 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace ganglion::core {
+
+/// A CloudEvent 1.0 in structured form, as sources publish it and sensors receive it.
+struct event {
+  std::string id;
+  std::string source;  ///< the EventSource name
+  std::string type;    ///< the source type (`webhook`, `calendar` …)
+  std::string subject; ///< the event name
+  std::string time;    ///< RFC 3339 with nanoseconds, UTC
+  std::string datacontenttype = "application/json";
+  std::string specversion = "1.0";
+  std::string data; ///< the payload bytes (JSON text for application/json)
+};
+
+/// Events are shared read-only between the bus, sensors and triggers.
+using event_ptr = std::shared_ptr<const event>;
+
+/// A new random CloudEvent id: 32 lowercase hex digits (a UUID v4 without dashes, as Argo).
+std::string new_event_id();
+
+/// The current time as RFC 3339 UTC with nanoseconds (`2026-11-29T23:52:18.123456789Z`).
+std::string now_rfc3339();
+
+/// The event rendered as structured-mode CloudEvent JSON.
+std::string to_json(const event& e);
+
+} // namespace ganglion::core

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ganglion::core {
+
+/// Lifecycle phase of a component.
+enum class phase {
+  pending,    ///< created, not started yet
+  running,    ///< started (a source: listening)
+  restarting, ///< failed; waiting for its backoff before the next start
+  error,      ///< failed too often; stays down until reload or restart
+  stopped,    ///< stopped on purpose
+};
+
+/// The name of a phase as shown in /v1/status (`Running`, `Error` …).
+const char* to_string(phase p) noexcept;
+
+/// What /v1/status shows for one component.
+struct component_status {
+  std::string kind; ///< source | sensor | trigger | bus
+  std::string name; ///< e.g. `webhook/example`, `my-sensor/my-trigger`
+  core::phase phase = phase::pending;
+  std::string last_error;
+  std::uint32_t restarts = 0;
+  std::string since; ///< RFC 3339 time of the last phase change
+};
+
+/// Thread-safe table of component phases, written by supervisors and read by admin.
+class status_board {
+public:
+  /// Sets the phase of a component (creating it); `error` replaces last_error when not empty.
+  void set(const std::string& kind, const std::string& name, phase p, const std::string& error = {});
+  /// Counts one restart.
+  void count_restart(const std::string& kind, const std::string& name);
+  /// Removes a component.
+  void remove(const std::string& kind, const std::string& name);
+  /// All components, ordered by kind then name.
+  std::vector<component_status> snapshot() const;
+  /// True when every source is running (and there is at least nothing pending).
+  bool all_sources_running() const;
+  /// The board as the /v1/status JSON document.
+  std::string to_json() const;
+
+private:
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, std::string>, component_status> components_;
+};
+
+} // namespace ganglion::core

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ganglion/core/event.hpp"
+#include "ganglion/core/metrics.hpp"
+#include "ganglion/core/secrets.hpp"
+#include "ganglion/dsl/model.hpp"
+
+namespace ganglion::core {
+
+/// One firing of a trigger: the latest event of each dependency of its condition.
+struct trigger_invocation {
+  /// Dependency name → its event; a dependency absent from the map holds no event (`||`).
+  std::map<std::string, event_ptr> events;
+};
+
+/// How an execution ended.
+struct trigger_outcome {
+  bool ok = false;
+  std::string error;   ///< why it failed
+  std::string detail;  ///< e.g. `HTTP 200`
+};
+
+/// Called exactly once per execution, from any thread.
+using trigger_done = std::function<void(trigger_outcome)>;
+
+/// Executes one kind of trigger action. Created once per trigger actor start.
+class trigger_executor {
+public:
+  virtual ~trigger_executor() = default;
+
+  /// Starts one execution; must not block; calls `done` when finished.
+  virtual void execute(const trigger_invocation& invocation, trigger_done done) = 0;
+};
+
+/// What the engine hands a trigger executor when it creates it.
+struct trigger_context {
+  std::string sensor_name;
+  const dsl::trigger* manifest = nullptr;
+  std::shared_ptr<const secret_store> secrets;
+  metrics_registry* metrics = nullptr;
+};
+
+/// Raised by a trigger factory for a configuration that cannot run.
+class trigger_error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Creates an executor for one trigger action type. Throws trigger_error.
+using trigger_factory = std::function<std::unique_ptr<trigger_executor>(const trigger_context&)>;
+
+/// Trigger factories by template key (`http`, `log` …).
+using trigger_registry = std::map<std::string, trigger_factory>;
+
+} // namespace ganglion::core

@@ -1,0 +1,122 @@
+#include "embedded_bus.hpp"
+
+#include "messages.hpp"
+
+namespace ganglion::core {
+
+namespace {
+
+std::string route_key(const std::string& source, const std::string& subject) {
+  return source + '\n' + subject;
+}
+
+} // namespace
+
+embedded_bus::embedded_bus(std::size_t capacity, metrics_registry& metrics,
+                           std::shared_ptr<work_tracker> work)
+  : capacity_(capacity),
+    live_(std::make_shared<std::atomic<std::size_t>>(0)),
+    work_(std::move(work)),
+    routes_(std::make_shared<route_table>()),
+    accepted_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
+                                  {{"result", "accepted"}})),
+    saturated_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
+                                   {{"result", "saturated"}})),
+    unrouted_(metrics.get_counter("ganglion_bus_events_unrouted_total",
+                                  "Accepted events that no sensor dependency listens to", {})) {}
+
+publish_status embedded_bus::publish(event&& e) {
+  if (closed_.load(std::memory_order_relaxed))
+    return publish_status::stopped;
+  if (live_->fetch_add(1, std::memory_order_acq_rel) >= capacity_) {
+    live_->fetch_sub(1, std::memory_order_acq_rel);
+    saturated_.inc();
+    return publish_status::saturated;
+  }
+  auto live = live_;
+  event_ptr ptr{new event(std::move(e)), [live](const event* p) {
+                  delete p;
+                  live->fetch_sub(1, std::memory_order_acq_rel);
+                }};
+  work_->add();
+  queue_.enqueue(std::move(ptr));
+  accepted_.inc();
+  if (!wake_pending_.exchange(true, std::memory_order_acq_rel)) {
+    std::lock_guard guard{mutex_};
+    if (dispatcher_)
+      caf::anon_send(dispatcher_, drain_atom::value);
+  }
+  return publish_status::accepted;
+}
+
+void embedded_bus::set_dispatcher(caf::actor dispatcher) {
+  std::lock_guard guard{mutex_};
+  dispatcher_ = std::move(dispatcher);
+  if (dispatcher_)
+    caf::anon_send(dispatcher_, drain_atom::value);
+}
+
+void embedded_bus::subscribe(const std::string& source, const std::string& subject,
+                             caf::actor subscriber) {
+  std::lock_guard guard{mutex_};
+  auto next = std::make_shared<route_table>(*routes_);
+  auto& list = (*next)[route_key(source, subject)];
+  if (std::find(list.begin(), list.end(), subscriber) == list.end())
+    list.push_back(std::move(subscriber));
+  routes_ = std::move(next);
+}
+
+void embedded_bus::unsubscribe(const caf::actor_addr& subscriber) {
+  std::lock_guard guard{mutex_};
+  auto next = std::make_shared<route_table>(*routes_);
+  for (auto it = next->begin(); it != next->end();) {
+    auto& list = it->second;
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const caf::actor& a) { return a.address() == subscriber; }),
+               list.end());
+    it = list.empty() ? next->erase(it) : std::next(it);
+  }
+  routes_ = std::move(next);
+}
+
+void embedded_bus::drain(caf::event_based_actor* self) {
+  wake_pending_.store(false, std::memory_order_release);
+  std::shared_ptr<const route_table> routes;
+  {
+    std::lock_guard guard{mutex_};
+    routes = routes_;
+  }
+  constexpr std::size_t batch_size = 512;
+  std::vector<event_ptr> items(batch_size);
+  std::unordered_map<caf::actor, event_batch> batches;
+  for (;;) {
+    auto n = queue_.try_dequeue_bulk(items.begin(), batch_size);
+    if (n == 0)
+      break;
+    for (std::size_t i = 0; i < n; ++i) {
+      auto it = routes->find(route_key(items[i]->source, items[i]->subject));
+      if (it == routes->end()) {
+        unrouted_.inc();
+      } else {
+        work_->add(static_cast<std::int64_t>(it->second.size()));
+        for (const auto& subscriber : it->second)
+          batches[subscriber].events.push_back(items[i]);
+      }
+      work_->done();
+      items[i].reset();
+    }
+    for (auto& [subscriber, batch] : batches)
+      if (!batch.events.empty())
+        self->send(subscriber, std::move(batch));
+    batches.clear();
+  }
+}
+
+caf::behavior bus_dispatcher(caf::event_based_actor* self, std::shared_ptr<embedded_bus> bus) {
+  bus->set_dispatcher(caf::actor_cast<caf::actor>(self));
+  return {
+    [=](drain_atom) { bus->drain(self); },
+  };
+}
+
+} // namespace ganglion::core

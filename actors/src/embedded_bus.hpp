@@ -1,0 +1,70 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/all.hpp>
+#include <concurrentqueue/concurrentqueue.h>
+
+#include "ganglion/core/bus.hpp"
+#include "ganglion/core/metrics.hpp"
+#include "work_tracker.hpp"
+
+namespace ganglion::core {
+
+/// The in-memory embedded bus. Bounded by the number of events alive in the engine: an event
+/// counts from its accepted publish until the last sensor, join and trigger lets go of it, so
+/// a slow trigger pushes back to the sources (publish → saturated) instead of losing events.
+class embedded_bus : public bus_publisher {
+public:
+  /// `capacity`: events alive at once; `work` counts events not yet processed by sensors.
+  embedded_bus(std::size_t capacity, metrics_registry& metrics, std::shared_ptr<work_tracker> work);
+
+  publish_status publish(event&& e) override;
+
+  /// Sets the actor that drains the queue (on start and after a restart).
+  void set_dispatcher(caf::actor dispatcher);
+
+  /// Routes events of (source, subject) to `subscriber`.
+  void subscribe(const std::string& source, const std::string& subject, caf::actor subscriber);
+
+  /// Removes every route to the actor with address `subscriber`.
+  void unsubscribe(const caf::actor_addr& subscriber);
+
+  /// Refuses every later publish.
+  void close() noexcept { closed_.store(true); }
+
+  /// Moves queued events to their subscribers in batches (called by the dispatcher actor).
+  void drain(caf::event_based_actor* self);
+
+  /// Events alive in the engine.
+  std::size_t live() const noexcept { return live_->load(); }
+
+  /// Events accepted and not yet handed to sensors.
+  std::size_t queued() const noexcept { return queue_.size_approx(); }
+
+private:
+  using route_table = std::unordered_map<std::string, std::vector<caf::actor>>;
+
+  std::size_t capacity_;
+  std::shared_ptr<std::atomic<std::size_t>> live_;
+  std::shared_ptr<work_tracker> work_;
+  std::atomic<bool> closed_{false};
+  std::atomic<bool> wake_pending_{false};
+  moodycamel::ConcurrentQueue<event_ptr> queue_;
+  std::mutex mutex_;
+  caf::actor dispatcher_;
+  std::shared_ptr<const route_table> routes_;
+  counter& accepted_;
+  counter& saturated_;
+  counter& unrouted_;
+};
+
+/// The bus actor: drains the embedded bus when woken.
+caf::behavior bus_dispatcher(caf::event_based_actor* self, std::shared_ptr<embedded_bus> bus);
+
+} // namespace ganglion::core

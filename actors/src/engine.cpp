@@ -1,0 +1,233 @@
+#include "ganglion/core/engine.hpp"
+
+#include <thread>
+
+#include <caf/all.hpp>
+#include <spdlog/spdlog.h>
+
+#include "embedded_bus.hpp"
+#include "engine_root.hpp"
+#include "log_trigger.hpp"
+#include "sensor_actor.hpp"
+#include "source_actor.hpp"
+
+namespace ganglion::core {
+
+struct engine::impl {
+  engine_options options;
+  source_registry sources;
+  trigger_registry triggers;
+  status_board status;
+  metrics_registry metrics;
+  std::shared_ptr<work_tracker> work = std::make_shared<work_tracker>();
+  std::shared_ptr<const secret_store> secrets;
+  caf::actor_system_config config;
+  std::unique_ptr<caf::actor_system> system;
+  std::shared_ptr<embedded_bus> bus;
+  caf::actor root;
+  std::vector<std::shared_ptr<const dsl::event_source>> event_sources;
+  bool started = false;
+  bool stopped = false;
+
+  supervision_policy policy() const {
+    return {options.max_failures, options.failure_window, options.initial_backoff,
+            options.max_backoff};
+  }
+
+  void plan_sources(const dsl::event_source& es, root_plan& plan);
+  void plan_sensor(const dsl::sensor& sensor, root_plan& plan);
+  std::optional<trigger_setup> plan_trigger(const dsl::sensor& sensor, const dsl::trigger& t);
+};
+
+namespace {
+
+void warn_unexecuted(const std::string& name, const dsl::trigger& t) {
+  auto warn = [&](const char* field) {
+    spdlog::warn("trigger {}: {} is not executed yet and is ignored", name, field);
+  };
+  if (t.retry_strategy)
+    warn("retryStrategy");
+  if (t.rate_limit_)
+    warn("rateLimit");
+  if (t.at_least_once)
+    warn("atLeastOnce");
+  if (t.dlq_trigger)
+    warn("dlqTrigger");
+  if (t.policy && t.policy->k8s)
+    warn("policy.k8s");
+}
+
+} // namespace
+
+void engine::impl::plan_sources(const dsl::event_source& es, root_plan& plan) {
+  auto manifest = std::make_shared<const dsl::event_source>(es);
+  event_sources.push_back(manifest);
+  std::vector<std::pair<std::string, std::string>> events; // (type, name)
+  for (const auto& [name, spec] : es.spec.webhook)
+    events.emplace_back("webhook", name);
+  for (const auto& [name, spec] : es.spec.calendar)
+    events.emplace_back("calendar", name);
+  for (const auto& u : es.spec.unmodelled)
+    events.emplace_back(u.type, u.name);
+  for (const auto& [type, name] : events) {
+    auto status_name = es.metadata.name + "/" + name;
+    auto factory = sources.find(type);
+    if (factory == sources.end()) {
+      status.set("source", status_name, phase::error, type + " event sources are not supported yet");
+      spdlog::error("source {}: {} event sources are not supported yet", status_name, type);
+      continue;
+    }
+    source_context ctx;
+    ctx.event_source_name = es.metadata.name;
+    ctx.event_name = name;
+    ctx.type = type;
+    ctx.manifest = manifest.get();
+    ctx.bus = bus;
+    ctx.secrets = secrets;
+    ctx.metrics = &metrics;
+    status.set("source", status_name, phase::pending);
+    child_spec spec;
+    spec.kind = "source";
+    spec.name = status_name;
+    spec.spawn = [f = factory->second, ctx, board = &status, status_name](caf::local_actor* parent) {
+      return parent->spawn<caf::linked>(source_actor, f, ctx, board, status_name);
+    };
+    plan.children.push_back(std::move(spec));
+  }
+}
+
+std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& sensor,
+                                                        const dsl::trigger& t) {
+  auto status_name = sensor.metadata.name + "/" + t.template_.name;
+  const auto& types = t.template_.action_types;
+  auto type = types.empty() ? std::string{} : types.front();
+  auto factory = triggers.find(type);
+  if (factory == triggers.end()) {
+    auto why = type.empty() ? std::string{"the trigger has no action"}
+                            : type + " triggers are not supported yet";
+    status.set("trigger", status_name, phase::error, why);
+    spdlog::error("trigger {}: {}", status_name, why);
+    return std::nullopt;
+  }
+  warn_unexecuted(status_name, t);
+  trigger_setup setup;
+  setup.sensor_name = sensor.metadata.name;
+  setup.trigger_name = t.template_.name;
+  setup.factory = factory->second;
+  setup.context.sensor_name = sensor.metadata.name;
+  setup.context.secrets = secrets;
+  setup.context.metrics = &metrics;
+  setup.concurrency = options.trigger_concurrency;
+  setup.work = work;
+  status.set("trigger", status_name, phase::pending);
+  return setup;
+}
+
+void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan) {
+  const auto& name = sensor.metadata.name;
+  try {
+    sensor_core probe{sensor};
+  } catch (const std::exception& ex) {
+    status.set("sensor", name, phase::error, ex.what());
+    spdlog::error("sensor {} cannot run: {}", name, ex.what());
+    return;
+  }
+  auto manifest = std::make_shared<const dsl::sensor>(sensor);
+  sensor_setup setup;
+  setup.manifest = manifest;
+  setup.bus = bus;
+  setup.work = work;
+  setup.status = &status;
+  setup.metrics = &metrics;
+  setup.policy = policy();
+  for (const auto& t : manifest->spec.triggers) {
+    auto trigger = plan_trigger(*manifest, t);
+    if (trigger)
+      trigger->context.manifest = &t;
+    setup.triggers.push_back(std::move(trigger));
+  }
+  status.set("sensor", name, phase::pending);
+  child_spec spec;
+  spec.kind = "sensor";
+  spec.name = name;
+  spec.spawn = [setup](caf::local_actor* parent) {
+    return parent->spawn<caf::linked>(sensor_actor, setup);
+  };
+  plan.children.push_back(std::move(spec));
+}
+
+engine::engine(engine_options options, source_registry sources, trigger_registry triggers)
+  : impl_(std::make_unique<impl>()) {
+  impl_->options = std::move(options);
+  impl_->sources = std::move(sources);
+  impl_->triggers = std::move(triggers);
+  impl_->triggers.try_emplace("log", make_log_trigger_factory());
+  impl_->secrets = std::make_shared<const secret_store>(impl_->options.secrets_dir);
+  if (impl_->options.scheduler_threads > 0)
+    impl_->config.set("scheduler.max-threads", impl_->options.scheduler_threads);
+  impl_->system = std::make_unique<caf::actor_system>(impl_->config);
+  impl_->bus = std::make_shared<embedded_bus>(impl_->options.bus_capacity, impl_->metrics,
+                                              impl_->work);
+}
+
+engine::~engine() {
+  stop();
+}
+
+void engine::start(const std::vector<dsl::document>& documents) {
+  auto& d = *impl_;
+  if (d.started)
+    throw std::logic_error("engine already started");
+  d.started = true;
+  auto plan = std::make_shared<root_plan>();
+  plan->status = &d.status;
+  plan->policy = d.policy();
+  d.status.set("bus", "embedded", phase::pending);
+  child_spec bus_spec;
+  bus_spec.kind = "bus";
+  bus_spec.name = "embedded";
+  bus_spec.spawn = [bus = d.bus, board = &d.status](caf::local_actor* parent) {
+    auto handle = parent->spawn<caf::linked>(bus_dispatcher, bus);
+    board->set("bus", "embedded", phase::running);
+    return handle;
+  };
+  plan->children.push_back(std::move(bus_spec));
+  for (const auto& doc : documents)
+    if (auto s = std::get_if<dsl::sensor>(&doc.body))
+      d.plan_sensor(*s, *plan);
+  for (const auto& doc : documents)
+    if (auto es = std::get_if<dsl::event_source>(&doc.body))
+      d.plan_sources(*es, *plan);
+  d.root = d.system->spawn(engine_root, plan);
+}
+
+void engine::stop() {
+  auto& d = *impl_;
+  if (!d.started || d.stopped)
+    return;
+  d.stopped = true;
+  d.bus->close();
+  auto deadline = std::chrono::steady_clock::now() + d.options.shutdown_grace;
+  while (d.work->pending() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (auto left = d.work->pending(); left > 0)
+    spdlog::warn("shutdown: {} event(s) or firing(s) still in flight after {} ms", left,
+                 d.options.shutdown_grace.count());
+  caf::anon_send_exit(d.root, caf::exit_reason::user_shutdown);
+  d.system->await_all_actors_done();
+  d.root = nullptr;
+}
+
+status_board& engine::status() noexcept {
+  return impl_->status;
+}
+
+metrics_registry& engine::metrics() noexcept {
+  return impl_->metrics;
+}
+
+bool engine::ready() const {
+  return impl_->started && !impl_->stopped && impl_->status.all_sources_running();
+}
+
+} // namespace ganglion::core

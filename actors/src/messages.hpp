@@ -1,0 +1,41 @@
+#pragma once
+
+// Message types and atoms exchanged between the engine's actors (process-local only).
+
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "ganglion/core/event.hpp"
+#include "ganglion/core/trigger.hpp"
+
+namespace ganglion::core {
+
+/// A batch of events handed from the bus to one sensor.
+struct event_batch {
+  std::vector<event_ptr> events;
+};
+
+/// One firing handed from a sensor to its trigger actor.
+struct fire_request {
+  trigger_invocation invocation;
+};
+
+/// An execution's end, reported by the executor's callback to its trigger actor.
+struct fire_result {
+  std::uint64_t id = 0;
+  trigger_outcome outcome;
+};
+
+using drain_atom = caf::atom_constant<caf::atom("drain")>;
+using restart_atom = caf::atom_constant<caf::atom("restart")>;
+using fail_atom = caf::atom_constant<caf::atom("fail")>;
+using stop_atom = caf::atom_constant<caf::atom("stop")>;
+using idle_atom = caf::atom_constant<caf::atom("idle")>;
+
+} // namespace ganglion::core
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(ganglion::core::event_batch)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(ganglion::core::fire_request)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(ganglion::core::fire_result)

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "embedded_bus.hpp"
+#include "ganglion/core/status.hpp"
+#include "ganglion/core/trigger.hpp"
+#include "messages.hpp"
+#include "sensor_core.hpp"
+#include "supervisor.hpp"
+#include "trigger_actor.hpp"
+#include "work_tracker.hpp"
+
+namespace ganglion::core {
+
+/// Everything a sensor actor needs to start.
+struct sensor_setup {
+  std::shared_ptr<const dsl::sensor> manifest;
+  /// Per trigger (by index): its setup, or nullopt when its action type cannot run here.
+  std::vector<std::optional<trigger_setup>> triggers;
+  std::shared_ptr<embedded_bus> bus;
+  std::shared_ptr<work_tracker> work;
+  status_board* status = nullptr;
+  metrics_registry* metrics = nullptr;
+  supervision_policy policy;
+};
+
+/// State of a sensor actor: its matching core and its supervised trigger actors.
+struct sensor_state {
+  sensor_setup setup;
+  std::unique_ptr<sensor_core> core;
+  std::unique_ptr<child_supervisor> children;
+  std::vector<std::size_t> child_index;
+  /// Firings for a trigger that is restarting, delivered when it is back.
+  std::vector<std::deque<fire_request>> parked;
+  std::vector<bool> dead;
+  std::vector<firing> scratch;
+  counter* dropped = nullptr;
+  counter* received = nullptr;
+
+  ~sensor_state();
+  static inline const char* name = "ganglion.sensor";
+};
+
+/// One actor per sensor: receives event batches from the bus, runs the matching core, and
+/// hands firings to its trigger actors, which it supervises.
+caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup setup);
+
+} // namespace ganglion::core

@@ -1,0 +1,238 @@
+#include "sensor_core.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace ganglion::core {
+
+namespace {
+
+std::string route_key(std::string_view source, std::string_view subject) {
+  std::string key;
+  key.reserve(source.size() + subject.size() + 1);
+  key.append(source).push_back('\n');
+  key.append(subject);
+  return key;
+}
+
+void require_supported(const dsl::event_dependency& dep) {
+  auto unsupported = [&](const char* what) {
+    throw std::runtime_error(
+      fmt::format("dependency '{}': {} are not supported yet", dep.name, what));
+  };
+  if (dep.transform && (!dep.transform->jq.empty() || !dep.transform->script.empty()))
+    unsupported("transforms");
+  if (!dep.filters)
+    return;
+  if (!dep.filters->exprs.empty())
+    unsupported("exprs filters");
+  if (dep.filters->time)
+    unsupported("time filters");
+  if (!dep.filters->script.empty())
+    unsupported("script filters");
+}
+
+dsl::event_view make_view(const event& e) {
+  dsl::event_view view;
+  view.id = e.id;
+  view.source = e.source;
+  view.specversion = e.specversion;
+  view.type = e.type;
+  view.datacontenttype = e.datacontenttype;
+  view.subject = e.subject;
+  view.time = e.time;
+  view.data_raw = e.data;
+  return view;
+}
+
+} // namespace
+
+sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics)
+  : sensor_name_(manifest.metadata.name) {
+  const auto& spec = manifest.spec;
+  std::unordered_map<std::string, std::size_t> by_name;
+  for (const auto& dep : spec.dependencies) {
+    require_supported(dep);
+    compiled_dependency c;
+    c.name = dep.name;
+    c.event_source_name = dep.event_source_name;
+    c.event_name = dep.event_name;
+    c.filters_or = dep.filters_logical_operator == "or";
+    if (dep.filters) {
+      if (dep.filters->context)
+        c.context = *dep.filters->context;
+      if (!dep.filters->data.empty()) {
+        try {
+          c.data.emplace(dep.filters->data, dep.filters->data_logical_operator);
+        } catch (const std::exception& ex) {
+          throw std::runtime_error(
+            fmt::format("dependency '{}': data filter: {}", dep.name, ex.what()));
+        }
+      }
+    }
+    if (metrics) {
+      auto series = [&](const char* result) {
+        return labels{{"sensor", sensor_name_}, {"dependency", dep.name}, {"result", result}};
+      };
+      const char* help = "Events evaluated by a dependency's filters, by result";
+      c.passed = &metrics->get_counter("ganglion_dependency_events_total", help, series("pass"));
+      c.rejected = &metrics->get_counter("ganglion_dependency_events_total", help, series("fail"));
+      c.errored = &metrics->get_counter("ganglion_dependency_events_total", help, series("error"));
+    }
+    by_name.emplace(dep.name, dependencies_.size());
+    index_[route_key(dep.event_source_name, dep.event_name)].push_back(dependencies_.size());
+    dependencies_.push_back(std::move(c));
+  }
+  users_.resize(dependencies_.size());
+  matched_.resize(dependencies_.size());
+
+  std::vector<std::string> all_names;
+  for (const auto& dep : dependencies_)
+    all_names.push_back(dep.name);
+  for (const auto& trig : spec.triggers) {
+    const auto& tmpl = trig.template_;
+    if (!tmpl.conditions_reset_.empty())
+      throw std::runtime_error(
+        fmt::format("trigger '{}': conditionsReset is not supported yet", tmpl.name));
+    compiled_trigger t;
+    t.name = tmpl.name;
+    try {
+      t.condition = tmpl.conditions.empty() ? dsl::condition::all_of(all_names)
+                                            : dsl::condition::parse(tmpl.conditions);
+    } catch (const std::exception& ex) {
+      throw std::runtime_error(fmt::format("trigger '{}': conditions: {}", tmpl.name, ex.what()));
+    }
+    for (const auto& var : t.condition.variables()) {
+      auto it = by_name.find(var);
+      if (it == by_name.end())
+        throw std::runtime_error(fmt::format(
+          "trigger '{}': conditions name unknown dependency '{}'", tmpl.name, var));
+      users_[it->second].emplace_back(triggers_.size(), t.variable_dependency.size());
+      t.variable_dependency.push_back(it->second);
+    }
+    t.held.resize(t.variable_dependency.size());
+    t.present.resize(t.variable_dependency.size());
+    triggers_.push_back(std::move(t));
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> sensor_core::subscriptions() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& dep : dependencies_) {
+    std::pair<std::string, std::string> entry{dep.event_source_name, dep.event_name};
+    if (std::find(out.begin(), out.end(), entry) == out.end())
+      out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
+                          std::string& reason) {
+  // Argo's filterEvent order (data, then context) and its AND/OR error rules.
+  bool any_configured = false;
+  bool any_pass = false;
+  bool all_pass = true;
+  std::vector<std::string> errors;
+  if (dep.data) {
+    any_configured = true;
+    auto outcome = dep.data->evaluate(view);
+    if (!outcome.error.empty()) {
+      if (!dep.filters_or) {
+        reason = outcome.error;
+        return false;
+      }
+      errors.push_back(outcome.error);
+    }
+    any_pass |= outcome.pass;
+    all_pass &= outcome.pass;
+    if (!outcome.pass && outcome.error.empty() && reason.empty())
+      reason = "data filter rejected the event";
+  }
+  if (dep.context) {
+    any_configured = true;
+    auto outcome = dsl::evaluate_context_filter(*dep.context, view);
+    any_pass |= outcome.pass;
+    all_pass &= outcome.pass;
+    if (!outcome.pass && reason.empty())
+      reason = outcome.error.empty() ? "context filter rejected the event" : outcome.error;
+  }
+  if (!any_configured)
+    return true;
+  bool pass = dep.filters_or ? any_pass : all_pass;
+  if (!pass && dep.filters_or && !errors.empty())
+    reason = fmt::format("{}", fmt::join(errors, "; "));
+  if (pass)
+    reason.clear();
+  return pass;
+}
+
+void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
+                          std::vector<dependency_verdict>* verdicts) {
+  auto it = index_.find(route_key(e->source, e->subject));
+  if (it == index_.end())
+    return;
+  auto view = make_view(*e);
+  if (e->datacontenttype == "application/json" && !e->data.empty()) {
+    auto parsed = parser_.parse(e->data);
+    if (!parsed.error()) {
+      view.data = parsed.value_unsafe();
+      view.data_is_json = true;
+    }
+  }
+  bool any = false;
+  for (auto d : it->second) {
+    auto& dep = dependencies_[d];
+    std::string reason;
+    bool pass = accepts(dep, view, reason);
+    matched_[d] = pass;
+    any |= pass;
+    if (pass && dep.passed)
+      dep.passed->inc();
+    else if (!pass && dep.errored && reason.find("error") != std::string::npos)
+      dep.errored->inc();
+    else if (!pass && dep.rejected)
+      dep.rejected->inc();
+    if (verdicts)
+      verdicts->push_back({d, pass, std::move(reason)});
+  }
+  if (!any)
+    return;
+  // Each trigger fires at most once per event, whichever of its dependencies matched.
+  std::vector<std::size_t> touched;
+  for (auto d : it->second) {
+    if (!matched_[d])
+      continue;
+    for (auto [t, var] : users_[d]) {
+      auto& trig = triggers_[t];
+      trig.held[var] = e;
+      trig.present[var] = 1;
+      if (std::find(touched.begin(), touched.end(), t) == touched.end())
+        touched.push_back(t);
+    }
+  }
+  for (auto t : touched) {
+    auto& trig = triggers_[t];
+    if (!trig.condition.evaluate(trig.present))
+      continue;
+    firing f;
+    f.trigger = t;
+    for (std::size_t var = 0; var < trig.held.size(); ++var)
+      if (trig.present[var])
+        f.invocation.events[dependencies_[trig.variable_dependency[var]].name] = trig.held[var];
+    out.push_back(std::move(f));
+    std::fill(trig.held.begin(), trig.held.end(), nullptr);
+    std::fill(trig.present.begin(), trig.present.end(), 0);
+  }
+  for (auto d : it->second)
+    matched_[d] = 0;
+}
+
+void sensor_core::reset() {
+  for (auto& trig : triggers_) {
+    std::fill(trig.held.begin(), trig.held.end(), nullptr);
+    std::fill(trig.present.begin(), trig.present.end(), 0);
+  }
+}
+
+} // namespace ganglion::core

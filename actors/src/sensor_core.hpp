@@ -1,0 +1,96 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "ganglion/core/event.hpp"
+#include "ganglion/core/metrics.hpp"
+#include "ganglion/core/trigger.hpp"
+#include "ganglion/dsl/condition.hpp"
+#include "ganglion/dsl/internal/filter_eval.hpp"
+#include "ganglion/dsl/model.hpp"
+
+namespace ganglion::core {
+
+/// A dependency with its filters compiled.
+struct compiled_dependency {
+  std::string name;
+  std::string event_source_name;
+  std::string event_name;
+  std::optional<dsl::event_context> context;
+  std::optional<dsl::compiled_data_filters> data;
+  bool filters_or = false;
+  counter* passed = nullptr;
+  counter* rejected = nullptr;
+  counter* errored = nullptr;
+};
+
+/// A trigger's condition with its join state.
+struct compiled_trigger {
+  std::string name;
+  dsl::condition condition;
+  /// variable index → dependency index.
+  std::vector<std::size_t> variable_dependency;
+  /// variable index → the latest event held for it (join state).
+  std::vector<event_ptr> held;
+  std::vector<std::uint8_t> present;
+};
+
+/// A decision to fire one trigger.
+struct firing {
+  std::size_t trigger = 0;
+  trigger_invocation invocation;
+};
+
+/// Why a dependency did or did not accept an event.
+struct dependency_verdict {
+  std::size_t dependency = 0;
+  bool pass = false;
+  std::string reason;
+};
+
+/// The matching core of one sensor: routes an event to its dependencies, runs their filters
+/// on JSON parsed once, keeps the latest event per dependency per trigger, and decides firings.
+/// Not thread-safe: one sensor actor owns it.
+class sensor_core {
+public:
+  /// Compiles the sensor; throws std::runtime_error naming what cannot run.
+  explicit sensor_core(const dsl::sensor& manifest, metrics_registry* metrics = nullptr);
+
+  /// Processes one event; appends the firings it causes to `out` and, when `verdicts` is
+  /// given, why each dependency accepted or rejected it.
+  void process(const event_ptr& e, std::vector<firing>& out,
+               std::vector<dependency_verdict>* verdicts = nullptr);
+
+  /// The (eventSourceName, eventName) pairs the sensor listens to.
+  std::vector<std::pair<std::string, std::string>> subscriptions() const;
+
+  /// Compiled triggers (names, conditions).
+  const std::vector<compiled_trigger>& triggers() const noexcept { return triggers_; }
+
+  /// Compiled dependencies.
+  const std::vector<compiled_dependency>& dependencies() const noexcept { return dependencies_; }
+
+  /// Clears every trigger's join state.
+  void reset();
+
+private:
+  bool accepts(compiled_dependency& dep, const dsl::event_view& view, std::string& reason);
+
+  std::string sensor_name_;
+  std::vector<compiled_dependency> dependencies_;
+  std::vector<compiled_trigger> triggers_;
+  /// "source\nsubject" → dependency indexes.
+  std::unordered_map<std::string, std::vector<std::size_t>> index_;
+  /// dependency index → (trigger index, variable index) pairs using it.
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> users_;
+  simdjson::dom::parser parser_;
+  std::vector<std::uint8_t> matched_;
+};
+
+} // namespace ganglion::core

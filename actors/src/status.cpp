@@ -1,0 +1,80 @@
+#include "ganglion/core/status.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "ganglion/core/event.hpp"
+
+namespace ganglion::core {
+
+const char* to_string(phase p) noexcept {
+  switch (p) {
+    case phase::pending:
+      return "Pending";
+    case phase::running:
+      return "Running";
+    case phase::restarting:
+      return "Restarting";
+    case phase::error:
+      return "Error";
+    case phase::stopped:
+      return "Stopped";
+  }
+  return "Unknown";
+}
+
+void status_board::set(const std::string& kind, const std::string& name, phase p,
+                       const std::string& error) {
+  std::lock_guard guard{mutex_};
+  auto& entry = components_[{kind, name}];
+  entry.kind = kind;
+  entry.name = name;
+  if (entry.phase != p || entry.since.empty())
+    entry.since = now_rfc3339();
+  entry.phase = p;
+  if (!error.empty())
+    entry.last_error = error;
+}
+
+void status_board::count_restart(const std::string& kind, const std::string& name) {
+  std::lock_guard guard{mutex_};
+  ++components_[{kind, name}].restarts;
+}
+
+void status_board::remove(const std::string& kind, const std::string& name) {
+  std::lock_guard guard{mutex_};
+  components_.erase({kind, name});
+}
+
+std::vector<component_status> status_board::snapshot() const {
+  std::lock_guard guard{mutex_};
+  std::vector<component_status> out;
+  out.reserve(components_.size());
+  for (const auto& [key, entry] : components_)
+    out.push_back(entry);
+  return out;
+}
+
+bool status_board::all_sources_running() const {
+  std::lock_guard guard{mutex_};
+  for (const auto& [key, entry] : components_)
+    if (entry.kind == "source" && entry.phase != phase::running)
+      return false;
+  return true;
+}
+
+std::string status_board::to_json() const {
+  nlohmann::json components = nlohmann::json::array();
+  for (const auto& c : snapshot()) {
+    nlohmann::json item{{"kind", c.kind},
+                        {"name", c.name},
+                        {"phase", to_string(c.phase)},
+                        {"restarts", c.restarts},
+                        {"since", c.since}};
+    if (!c.last_error.empty())
+      item["lastError"] = c.last_error;
+    components.push_back(std::move(item));
+  }
+  return nlohmann::json{{"components", components}}.dump(2);
+}
+
+} // namespace ganglion::core

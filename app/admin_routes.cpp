@@ -1,0 +1,47 @@
+#include "admin_routes.hpp"
+
+#include <stdexcept>
+
+namespace ganglion::app {
+
+std::vector<http::route> serve_admin(http::runtime& transport, const std::string& host_port,
+                            core::engine& engine) {
+  auto colon = host_port.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == host_port.size())
+    throw std::invalid_argument("expected HOST:PORT, got '" + host_port + "'");
+  auto host = host_port.substr(0, colon);
+  int port = 0;
+  try {
+    port = std::stoi(host_port.substr(colon + 1));
+  } catch (const std::exception&) {
+    port = -1;
+  }
+  if (port < 0 || port > 65535)
+    throw std::invalid_argument("invalid port in '" + host_port + "'");
+  auto& pool = *transport.servers;
+  auto serve = [&](const char* path, auto produce) {
+    return pool.add_route(host, static_cast<std::uint16_t>(port), path,
+                          [produce](http::request&&, http::responder reply) { reply(produce()); });
+  };
+  std::vector<http::route> routes;
+  routes.push_back(serve("/health", [] { return http::text_response(200, "OK"); }));
+  routes.push_back(serve("/ready", [&engine] {
+    return engine.ready() ? http::text_response(200, "ready")
+                          : http::text_response(503, "not ready: some sources are not running");
+  }));
+  routes.push_back(serve("/metrics", [&engine] {
+    http::response r;
+    r.body = engine.metrics().render();
+    r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    return r;
+  }));
+  routes.push_back(serve("/v1/status", [&engine] {
+    http::response r;
+    r.body = engine.status().to_json();
+    r.content_type = "application/json";
+    return r;
+  }));
+  return routes;
+}
+
+} // namespace ganglion::app

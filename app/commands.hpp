@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ganglion::app {
+
+/// Options of `ganglion run`.
+struct run_options {
+  std::vector<std::string> files;
+  std::string admin;           ///< HOST:PORT of the admin endpoints; empty: none
+  std::string secrets_dir;
+  std::string data_dir;
+  std::string webhook_host = "0.0.0.0";
+  std::size_t bus_capacity = 65536;
+  double shutdown_grace_seconds = 10;
+};
+
+/// Options of `ganglion validate`.
+struct validate_options {
+  std::vector<std::string> files;
+  bool strict = false;
+};
+
+/// Runs manifests until SIGINT/SIGTERM; returns the exit code.
+int run_command(const run_options& options);
+
+/// Checks manifests and prints every problem as `file:line:col: path: message`; returns 0 when
+/// there is no error, 1 otherwise.
+int validate_command(const validate_options& options);
+
+} // namespace ganglion::app

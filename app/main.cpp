@@ -1,0 +1,54 @@
+// The ganglion command line: parses arguments and hands over to a command.
+
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace ganglion::app;
+  CLI::App cli{"ganglion: runs Argo Events manifests (EventSource, Sensor, EventBus) in one process"};
+  cli.require_subcommand(1);
+  std::string log_level = "info";
+  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+    ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+
+  run_options run;
+  auto* run_cmd = cli.add_subcommand("run", "Run manifests on the embedded bus");
+  run_cmd->add_option("-f,--file", run.files, "Manifest files or directories")->required();
+  run_cmd->add_option("--admin", run.admin, "HOST:PORT for /health /ready /metrics /v1/status");
+  run_cmd->add_option("--secrets-dir", run.secrets_dir,
+                      "Directory of mounted secrets: <dir>/<secret-name>/<key>");
+  run_cmd->add_option("--data-dir", run.data_dir, "Directory for the engine's state");
+  run_cmd->add_option("--webhook-host", run.webhook_host,
+                      "Address webhook event sources listen on")
+    ->capture_default_str();
+  run_cmd->add_option("--bus-capacity", run.bus_capacity,
+                      "Events alive at once before sources are refused (HTTP 503)")
+    ->capture_default_str();
+  run_cmd->add_option("--shutdown-grace", run.shutdown_grace_seconds,
+                      "Seconds to finish in-flight triggers on SIGTERM")
+    ->capture_default_str();
+  run_cmd->add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+    ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+
+  validate_options validate;
+  auto* validate_cmd = cli.add_subcommand("validate", "Check manifests and report every problem");
+  validate_cmd->add_option("-f,--file", validate.files, "Manifest files or directories")->required();
+  validate_cmd->add_flag("--strict", validate.strict, "Unknown fields are errors, not warnings");
+
+  auto* version_cmd = cli.add_subcommand("version", "Print the version");
+
+  CLI11_PARSE(cli, argc, argv);
+  spdlog::set_level(spdlog::level::from_str(log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  if (*version_cmd) {
+    std::printf("ganglion %s\n", GANGLION_VERSION);
+    return 0;
+  }
+  if (*validate_cmd)
+    return validate_command(validate);
+  return run_command(run);
+}

@@ -1,0 +1,93 @@
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "admin_routes.hpp"
+#include "commands.hpp"
+#include "ganglion/core/engine.hpp"
+#include "ganglion/dsl/load.hpp"
+#include "ganglion/http/transport.hpp"
+
+namespace ganglion::app {
+
+namespace {
+
+/// Blocks the stop signals in every thread started after it, so that only sigwait sees them.
+sigset_t block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  return set;
+}
+
+/// Logs once when every source listens.
+void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
+  for (int i = 0; i < 6000 && !stopping; ++i) {
+    if (engine.ready()) {
+      spdlog::info("ganglion is ready");
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+} // namespace
+
+int run_command(const run_options& options) {
+  auto loaded = dsl::load_manifests(options.files);
+  for (const auto& d : loaded.diagnostics)
+    std::fprintf(stderr, "%s\n", d.to_string().c_str());
+  if (dsl::has_errors(loaded.diagnostics)) {
+    spdlog::error("the manifests have errors; nothing was started");
+    return 1;
+  }
+  auto signals = block_stop_signals();
+
+  core::engine_options engine_options;
+  engine_options.secrets_dir = options.secrets_dir;
+  engine_options.data_dir = options.data_dir;
+  engine_options.bus_capacity = options.bus_capacity;
+  engine_options.shutdown_grace =
+    std::chrono::milliseconds(static_cast<long>(options.shutdown_grace_seconds * 1000));
+
+  http::runtime_options transport_options;
+  transport_options.bind_host = options.webhook_host;
+  auto transport = std::make_shared<http::runtime>(transport_options);
+  core::source_registry sources;
+  core::trigger_registry triggers;
+  http::register_transport(sources, triggers, transport);
+  core::engine engine{engine_options, std::move(sources), std::move(triggers)};
+
+  std::vector<http::route> admin;
+  if (!options.admin.empty()) {
+    try {
+      admin = serve_admin(*transport, options.admin, engine);
+    } catch (const std::exception& ex) {
+      spdlog::error("cannot serve the admin endpoints on {}: {}", options.admin, ex.what());
+      return 1;
+    }
+    spdlog::info("admin endpoints on http://{}", options.admin);
+  }
+
+  engine.start(loaded.documents);
+  std::atomic<bool> stopping{false};
+  std::thread announcer{[&] { announce_ready(engine, stopping); }};
+
+  int sig = 0;
+  sigwait(&signals, &sig);
+  stopping = true;
+  announcer.join();
+  spdlog::info("received {}, stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  engine.stop();
+  admin.clear();
+  spdlog::info("stopped");
+  return 0;
+}
+
+} // namespace ganglion::app

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ganglion::dsl {
+
+/// A position in a manifest file; line and column are 1-based, 0 when unknown.
+struct source_location {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+/// How bad a diagnostic is.
+enum class severity { error, warning };
+
+/// One problem found while loading or validating manifests.
+struct diagnostic {
+  severity level = severity::error;
+  source_location where;
+  /// YAML path of the offending node, e.g. `spec.triggers[0].template.http.url`.
+  std::string path;
+  std::string message;
+
+  /// Renders `file:line:col: path: message` (with `warning: ` before the path for warnings).
+  std::string to_string() const;
+};
+
+/// True when any diagnostic in the list is an error.
+bool has_errors(const std::vector<diagnostic>& diagnostics);
+
+} // namespace ganglion::dsl

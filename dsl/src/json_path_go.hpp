@@ -1,0 +1,42 @@
+#pragma once
+
+// Go standard-library behaviours the Argo semantics depend on (strconv, encoding/json string
+// escaping) and tidwall/match wildcards, reproduced exactly.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ganglion::dsl::go {
+
+/// strconv.ParseBool: 1 t T TRUE true True / 0 f F FALSE false False; nullopt otherwise.
+std::optional<bool> parse_bool(std::string_view text);
+
+/// The result of strconv.ParseFloat: the value Go returns and whether err == nil.
+struct parsed_float {
+  double value = 0;
+  bool ok = false;
+};
+
+/// strconv.ParseFloat(text, 64): decimal and hex floats, inf/infinity/nan, `_` separators
+/// after a base prefix; ±Inf with ok = false on overflow, like Go.
+parsed_float parse_float(std::string_view text);
+
+/// strconv.FormatFloat(value, 'f', -1, 64): the shortest round-tripping fixed notation.
+std::string format_float(double value);
+
+/// Appends `text` as a JSON string the way encoding/json (and gjson.AppendJSONString) does:
+/// `<`, `>`, `&`, U+2028 and U+2029 escaped, invalid UTF-8 as `\ufffd`.
+void append_json_string(std::string& out, std::string_view text);
+
+/// sjson's appendStringify: plain quotes unless the text needs escaping (control bytes,
+/// non-ASCII, `"`, `\`), then append_json_string.
+void append_sjson_string(std::string& out, std::string_view text);
+
+/// tidwall/match: `*` matches any run of characters, `?` one UTF-8 character, `\c` is `c`.
+bool wildcard_match(std::string_view text, std::string_view pattern);
+
+/// gjson's unescape of the inside of a JSON string (stops at the first invalid escape).
+std::string json_unescape(std::string_view text);
+
+} // namespace ganglion::dsl::go

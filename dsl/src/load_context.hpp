@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ganglion/dsl/diagnostic.hpp"
+#include "ganglion/dsl/load.hpp"
+#include "ganglion/dsl/model.hpp"
+
+namespace ganglion::dsl::detail {
+
+/// What loading and validating one document reports into.
+struct load_context {
+  document& doc;
+  std::vector<diagnostic>& diagnostics;
+  const load_options& options;
+
+  /// Reports an error at `path` (located at the path or its nearest existing ancestor).
+  void error(const std::string& path, std::string message) const;
+
+  /// Reports a warning at `path`.
+  void warning(const std::string& path, std::string message) const;
+
+  /// Reports an unknown field: a warning, or an error with options.strict.
+  void unknown_field(const std::string& path, const std::string& key) const;
+};
+
+} // namespace ganglion::dsl::detail

@@ -1,0 +1,49 @@
+#include "load_context.hpp"
+#include "yaml_path.hpp"
+
+namespace ganglion::dsl {
+
+source_location document::locate(const std::string& path) const {
+  std::string current = path;
+  for (;;) {
+    if (auto it = locations.find(current); it != locations.end())
+      return it->second;
+    if (current.empty())
+      return where;
+    current = detail::parent_path(current);
+  }
+}
+
+} // namespace ganglion::dsl
+
+namespace ganglion::dsl::detail {
+
+namespace {
+
+void report(const load_context& cx, severity level, const std::string& path, std::string message) {
+  diagnostic d;
+  d.level = level;
+  d.where = cx.doc.locate(path);
+  if (d.where.file.empty())
+    d.where.file = cx.doc.where.file;
+  d.path = path;
+  d.message = std::move(message);
+  cx.diagnostics.push_back(std::move(d));
+}
+
+} // namespace
+
+void load_context::error(const std::string& path, std::string message) const {
+  report(*this, severity::error, path, std::move(message));
+}
+
+void load_context::warning(const std::string& path, std::string message) const {
+  report(*this, severity::warning, path, std::move(message));
+}
+
+void load_context::unknown_field(const std::string& path, const std::string& key) const {
+  report(*this, options.strict ? severity::error : severity::warning, path,
+         "unknown field \"" + key + "\"");
+}
+
+} // namespace ganglion::dsl::detail

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <string>
+
+#include "ganglion/dsl/model.hpp"
+#include "load_context.hpp"
+
+namespace ganglion::dsl::detail {
+
+/// Argo's validate.go of the event's source type (amqp, kafka, github …) on its JSON spec,
+/// the event being at `path` (`spec.<type>.<name>`).
+void validate_unmodelled_source(const unmodelled_event& event, const std::string& path,
+                                const load_context& cx);
+
+} // namespace ganglion::dsl::detail

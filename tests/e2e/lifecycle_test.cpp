@@ -1,0 +1,110 @@
+// Process lifecycle: readiness, status, supervision of a failing source, graceful stop, validate.
+
+#include <thread>
+
+#include "engine_process.hpp"
+
+using namespace ganglion;
+using namespace std::chrono_literals;
+
+TEST(e2e_lifecycle, sigterm_finishes_in_flight_triggers_and_exits_zero) {
+  test::http_sink sink;
+  sink.set_delay(500ms);
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: s
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: hooks
+      eventName: example
+  triggers:
+    - template:
+        name: slow
+        http:
+          url: {}
+)", sink.url("/slow"))};
+  EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);
+  std::this_thread::sleep_for(100ms);
+  auto signalled = std::chrono::steady_clock::now();
+  engine.process().signal(SIGTERM);
+  EXPECT_EQ(engine.process().wait(15s), 0) << engine.output();
+  // The engine waited for the sink's slow answer before exiting.
+  EXPECT_GE(std::chrono::steady_clock::now() - signalled, 300ms) << engine.output();
+  EXPECT_EQ(sink.requests().size(), 1u) << engine.output();
+  EXPECT_EQ(engine.output().find("still in flight"), std::string::npos) << engine.output();
+}
+
+TEST(e2e_lifecycle, a_source_that_cannot_bind_goes_to_error_and_the_rest_keeps_working) {
+  test::http_sink occupant; // holds a port the event source asks for
+  test::http_sink sink;
+  auto good_port = test::free_port();
+  auto manifests = e2e::webhook_source("good", good_port, {"example"})
+                   + "---\n" + e2e::webhook_source("bad", occupant.port(), {"taken"})
+                   + fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: s
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: good
+      eventName: example
+  triggers:
+    - template:
+        name: t
+        http:
+          url: {}
+)", sink.url("/ok"));
+  e2e::engine_process engine{manifests, {}, false};
+  std::string status;
+  for (int i = 0; i < 100; ++i) {
+    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
+    if (status.find("\"Error\"") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_NE(status.find("\"phase\": \"Error\""), std::string::npos) << status;
+  EXPECT_NE(status.find("already in use"), std::string::npos) << status;
+  EXPECT_EQ(test::http_request("GET", engine.admin_url("/ready")).status, 503);
+  EXPECT_EQ(e2e::post(good_port, "example", "{}").status, 200);
+  EXPECT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+}
+
+TEST(e2e_lifecycle, validate_reports_located_errors_and_exit_codes) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/good.yaml", e2e::webhook_source("hooks", 12000, {"example"}));
+  test::write_file(dir + "/bad.yaml", R"(apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: broken
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: hooks
+  triggers:
+    - template:
+        name: t
+        conditions: "d && missing"
+        log: {}
+)");
+  test::child_process good{{GANGLION_BINARY, "validate", "-f", dir + "/good.yaml"}};
+  EXPECT_EQ(good.wait(20s), 0) << good.output();
+  test::child_process bad{{GANGLION_BINARY, "validate", "-f", dir + "/bad.yaml"}};
+  EXPECT_EQ(bad.wait(20s), 1) << bad.output();
+  auto out = bad.output();
+  EXPECT_NE(out.find(dir + "/bad.yaml:7:"), std::string::npos) << out;
+  EXPECT_NE(out.find("eventName"), std::string::npos) << out;
+  EXPECT_NE(out.find("missing"), std::string::npos) << out;
+}
+
+TEST(e2e_lifecycle, run_refuses_invalid_manifests_with_exit_code_one) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/bad.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nspec: {}\n");
+  test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/bad.yaml"}};
+  EXPECT_EQ(proc.wait(20s), 1) << proc.output();
+}

@@ -1,0 +1,130 @@
+// The webhook source's HTTP contract, driven through the binary with a real HTTP client.
+
+#include <thread>
+
+#include "engine_process.hpp"
+
+using namespace ganglion;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string log_sensor(const std::string& source, const std::string& event) {
+  return fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: s
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: {}
+      eventName: {}
+  triggers:
+    - template:
+        name: log-it
+        log: {{}}
+)", source, event);
+}
+
+std::string sink_sensor(const std::string& url) {
+  return fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: s
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: hooks
+      eventName: example
+  triggers:
+    - template:
+        name: to-sink
+        http:
+          url: {}
+          payload:
+            - src:
+                dependencyName: d
+                dataKey: body
+              dest: body
+)", url);
+}
+
+} // namespace
+
+TEST(e2e_webhook, bearer_token_is_required_when_auth_secret_is_set) {
+  test::http_sink sink;
+  auto secrets = test::temp_dir();
+  test::write_file(secrets + "/webhook-auth/token", "s3cret\n");
+  auto port = test::free_port();
+  e2e::engine_process engine{
+    e2e::webhook_source("hooks", port, {"example"},
+                        "      authSecret:\n        name: webhook-auth\n        key: token\n")
+      + sink_sensor(sink.url("/s")),
+    secrets};
+  EXPECT_EQ(e2e::post(port, "example", R"({"x":1})").status, 401);
+  EXPECT_EQ(e2e::post(port, "example", R"({"x":2})", {"Authorization: Bearer wrong"}).status, 401);
+  EXPECT_EQ(e2e::post(port, "example", R"({"x":3})", {"Authorization: Bearer s3cret"}).status, 200);
+  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  std::this_thread::sleep_for(200ms);
+  ASSERT_EQ(sink.requests().size(), 1u);
+  EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":3}})");
+}
+
+TEST(e2e_webhook, malformed_json_is_rejected_and_the_next_event_still_fires) {
+  test::http_sink sink;
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"})
+                             + sink_sensor(sink.url("/s"))};
+  auto bad = e2e::post(port, "example", R"({"x": )");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_FALSE(bad.body.empty());
+  EXPECT_EQ(e2e::post(port, "example", R"({"x":"ok"})").status, 200);
+  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":"ok"}})");
+}
+
+TEST(e2e_webhook, unknown_endpoint_wrong_method_and_oversized_body) {
+  auto port = test::free_port();
+  e2e::engine_process engine{
+    e2e::webhook_source("hooks", port, {"example"}, "      maxPayloadSize: 64\n")
+    + log_sensor("hooks", "example")};
+  EXPECT_EQ(e2e::post(port, "nowhere", "{}").status, 404);
+  EXPECT_EQ(test::http_request("PUT", fmt::format("http://127.0.0.1:{}/example", port), "{}").status,
+            405);
+  std::string big = R"({"pad":")" + std::string(200, 'x') + R"("})";
+  EXPECT_EQ(e2e::post(port, "example", big).status, 413);
+  EXPECT_EQ(e2e::post(port, "example", R"({"small":true})").status, 200);
+  EXPECT_EQ(test::http_request("GET", fmt::format("http://127.0.0.1:{}/health", port)).status, 200);
+  auto metrics = test::http_request("GET", engine.admin_url("/metrics")).body;
+  EXPECT_NE(metrics.find("ganglion_events_accepted_total"), std::string::npos) << metrics;
+}
+
+TEST(e2e_webhook, saturated_bus_answers_503_instead_of_dropping) {
+  test::http_sink sink;
+  sink.set_delay(1500ms);
+  auto port = test::free_port();
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", e2e::webhook_source("hooks", port, {"example"})
+                                      + sink_sensor(sink.url("/slow")));
+  auto admin = test::free_port();
+  test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/m.yaml", "--webhook-host",
+                            "127.0.0.1", "--admin", fmt::format("127.0.0.1:{}", admin),
+                            "--bus-capacity", "2"}};
+  ASSERT_TRUE(test::wait_http_ok(fmt::format("http://127.0.0.1:{}/ready", admin), 20s))
+    << proc.output();
+  int accepted = 0;
+  int refused = 0;
+  for (int i = 0; i < 6; ++i) {
+    auto status = e2e::post(port, "example", fmt::format(R"({{"i":{}}})", i)).status;
+    accepted += status == 200;
+    refused += status == 503;
+  }
+  EXPECT_EQ(accepted, 2) << proc.output();
+  EXPECT_EQ(refused, 4);
+  // Every accepted event reaches the sink.
+  EXPECT_TRUE(sink.wait_for(2, 15s)) << proc.output();
+  proc.signal(SIGTERM);
+  EXPECT_EQ(proc.wait(20s), 0);
+}

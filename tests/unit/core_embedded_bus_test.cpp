@@ -1,0 +1,89 @@
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "embedded_bus.hpp"
+#include "messages.hpp"
+
+using namespace ganglion::core;
+using namespace std::chrono_literals;
+
+namespace {
+
+event make(std::string subject) {
+  event e;
+  e.id = new_event_id();
+  e.source = "es";
+  e.subject = std::move(subject);
+  e.data = "{}";
+  return e;
+}
+
+bool wait_until(const std::function<bool()>& predicate) {
+  for (int i = 0; i < 400; ++i) {
+    if (predicate())
+      return true;
+    std::this_thread::sleep_for(5ms);
+  }
+  return false;
+}
+
+struct holder_state {
+  std::vector<event_ptr> held;
+  static inline const char* name = "test.holder";
+};
+
+} // namespace
+
+TEST(embedded_bus, refuses_past_capacity_until_events_are_released) {
+  metrics_registry metrics;
+  auto work = std::make_shared<work_tracker>();
+  auto bus = std::make_shared<embedded_bus>(2, metrics, work);
+  EXPECT_EQ(bus->publish(make("a")), publish_status::accepted);
+  EXPECT_EQ(bus->publish(make("a")), publish_status::accepted);
+  EXPECT_EQ(bus->publish(make("a")), publish_status::saturated);
+  EXPECT_EQ(bus->live(), 2u);
+
+  caf::actor_system_config cfg;
+  caf::actor_system sys{cfg};
+  // A subscriber that keeps every event it receives until told to let go.
+  auto holder = sys.spawn([](caf::stateful_actor<holder_state>* self) -> caf::behavior {
+    return {
+      [=](event_batch& batch) {
+        for (auto& e : batch.events)
+          self->state.held.push_back(e);
+      },
+      [=](stop_atom) { self->state.held.clear(); },
+    };
+  });
+  bus->subscribe("es", "a", holder);
+  auto dispatcher = sys.spawn(bus_dispatcher, bus);
+  ASSERT_TRUE(wait_until([&] { return bus->queued() == 0; }));
+  // Delivered but still referenced by the subscriber: still counted.
+  EXPECT_EQ(bus->live(), 2u);
+  EXPECT_EQ(bus->publish(make("a")), publish_status::saturated);
+  caf::anon_send(holder, stop_atom::value);
+  ASSERT_TRUE(wait_until([&] { return bus->live() == 0; }));
+  EXPECT_EQ(bus->publish(make("a")), publish_status::accepted);
+  bus->close();
+  EXPECT_EQ(bus->publish(make("a")), publish_status::stopped);
+  caf::anon_send_exit(holder, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
+  sys.await_all_actors_done();
+}
+
+TEST(embedded_bus, unrouted_events_are_counted_and_released) {
+  metrics_registry metrics;
+  auto work = std::make_shared<work_tracker>();
+  auto bus = std::make_shared<embedded_bus>(8, metrics, work);
+  caf::actor_system_config cfg;
+  caf::actor_system sys{cfg};
+  auto dispatcher = sys.spawn(bus_dispatcher, bus);
+  EXPECT_EQ(bus->publish(make("nobody")), publish_status::accepted);
+  ASSERT_TRUE(wait_until([&] { return bus->live() == 0; }));
+  EXPECT_EQ(work->pending(), 0);
+  EXPECT_NE(metrics.render().find("ganglion_bus_events_unrouted_total 1"), std::string::npos);
+  caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
+  sys.await_all_actors_done();
+}

@@ -1,0 +1,58 @@
+#include <gtest/gtest.h>
+
+#include "ganglion/core/metrics.hpp"
+#include "ganglion/core/secrets.hpp"
+#include "ganglion/core/status.hpp"
+
+using namespace ganglion::core;
+
+TEST(metrics_registry, renders_counters_and_histograms_in_prometheus_text) {
+  metrics_registry m;
+  m.get_counter("x_total", "Things", {{"source", "a\"b"}}).inc(3);
+  auto& h = m.get_histogram("lat_seconds", "Latency", {{"t", "one"}}, {0.1, 1});
+  h.observe(0.05);
+  h.observe(0.5);
+  h.observe(5);
+  auto text = m.render();
+  EXPECT_NE(text.find("# TYPE x_total counter"), std::string::npos);
+  EXPECT_NE(text.find("x_total{source=\"a\\\"b\"} 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("lat_seconds_bucket{t=\"one\",le=\"0.1\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("lat_seconds_bucket{t=\"one\",le=\"1\"} 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("lat_seconds_bucket{t=\"one\",le=\"+Inf\"} 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("lat_seconds_count{t=\"one\"} 3"), std::string::npos) << text;
+}
+
+TEST(metrics_registry, same_series_returns_the_same_counter) {
+  metrics_registry m;
+  auto& a = m.get_counter("c", "h", {{"k", "v"}});
+  auto& b = m.get_counter("c", "h", {{"k", "v"}});
+  EXPECT_EQ(&a, &b);
+}
+
+TEST(secrets, constant_time_equal_compares_content_and_length) {
+  EXPECT_TRUE(constant_time_equal("token", "token"));
+  EXPECT_FALSE(constant_time_equal("token", "tokem"));
+  EXPECT_FALSE(constant_time_equal("token", "token2"));
+  EXPECT_FALSE(constant_time_equal("", "x"));
+}
+
+TEST(secrets, missing_directory_or_file_explains_itself) {
+  std::string why;
+  EXPECT_FALSE(secret_store{""}.read("s", "k", &why));
+  EXPECT_NE(why.find("--secrets-dir"), std::string::npos);
+  EXPECT_FALSE(secret_store{"/nonexistent"}.read("s", "k", &why));
+  EXPECT_NE(why.find("/nonexistent/s/k"), std::string::npos);
+  EXPECT_FALSE(secret_store{"/tmp"}.read("../etc", "passwd", &why));
+}
+
+TEST(status_board, sources_must_all_run_to_be_ready) {
+  status_board b;
+  b.set("source", "es/a", phase::running);
+  b.set("sensor", "s", phase::error, "boom");
+  EXPECT_TRUE(b.all_sources_running());
+  b.set("source", "es/b", phase::restarting, "port in use");
+  EXPECT_FALSE(b.all_sources_running());
+  auto json = b.to_json();
+  EXPECT_NE(json.find("\"phase\": \"Restarting\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"lastError\": \"port in use\""), std::string::npos) << json;
+}

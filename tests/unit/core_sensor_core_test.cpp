@@ -1,0 +1,177 @@
+#include <gtest/gtest.h>
+
+#include "sensor_core.hpp"
+
+using namespace ganglion;
+using core::event_ptr;
+
+namespace {
+
+dsl::event_dependency dependency(std::string name, std::string source, std::string subject) {
+  dsl::event_dependency d;
+  d.name = std::move(name);
+  d.event_source_name = std::move(source);
+  d.event_name = std::move(subject);
+  return d;
+}
+
+dsl::trigger log_trigger(std::string name, std::string conditions = {}) {
+  dsl::trigger t;
+  t.template_.name = std::move(name);
+  t.template_.conditions = std::move(conditions);
+  t.template_.log = dsl::log_trigger{};
+  t.template_.action_types = {"log"};
+  return t;
+}
+
+event_ptr make_event(std::string source, std::string subject, std::string data) {
+  auto e = std::make_shared<core::event>();
+  e->id = core::new_event_id();
+  e->source = std::move(source);
+  e->subject = std::move(subject);
+  e->type = "webhook";
+  e->time = core::now_rfc3339();
+  e->data = std::move(data);
+  return e;
+}
+
+dsl::sensor sensor_of(std::vector<dsl::event_dependency> deps, std::vector<dsl::trigger> triggers) {
+  dsl::sensor s;
+  s.metadata.name = "test-sensor";
+  s.spec.dependencies = std::move(deps);
+  s.spec.triggers = std::move(triggers);
+  return s;
+}
+
+} // namespace
+
+TEST(sensor_core, single_dependency_fires_once_per_event) {
+  core::sensor_core sc{sensor_of({dependency("a", "es", "one")}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  auto e1 = make_event("es", "one", R"({"x":1})");
+  sc.process(e1, out);
+  sc.process(make_event("es", "one", R"({"x":2})"), out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].invocation.events.at("a"), e1);
+}
+
+TEST(sensor_core, events_of_other_sources_or_names_are_ignored) {
+  core::sensor_core sc{sensor_of({dependency("a", "es", "one")}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "two", "{}"), out);
+  sc.process(make_event("other", "one", "{}"), out);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(sensor_core, and_condition_fires_with_the_latest_event_of_each_dependency) {
+  core::sensor_core sc{sensor_of({dependency("a", "es", "a"), dependency("b", "es", "b")},
+                                 {log_trigger("t", "a && b")})};
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "a", R"({"n":1})"), out);
+  sc.process(make_event("es", "a", R"({"n":2})"), out);
+  auto a3 = make_event("es", "a", R"({"n":3})");
+  sc.process(a3, out);
+  EXPECT_TRUE(out.empty());
+  auto b1 = make_event("es", "b", R"({"n":1})");
+  sc.process(b1, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invocation.events.at("a"), a3);
+  EXPECT_EQ(out[0].invocation.events.at("b"), b1);
+  // The state was cleared by the firing.
+  sc.process(make_event("es", "b", "{}"), out);
+  EXPECT_EQ(out.size(), 1u);
+}
+
+TEST(sensor_core, default_condition_is_the_and_of_all_dependencies) {
+  core::sensor_core sc{sensor_of({dependency("a", "es", "a"), dependency("b", "es", "b")},
+                                 {log_trigger("t")})};
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "b", "{}"), out);
+  EXPECT_TRUE(out.empty());
+  sc.process(make_event("es", "a", "{}"), out);
+  EXPECT_EQ(out.size(), 1u);
+}
+
+TEST(sensor_core, or_branch_fires_alone_and_carries_held_events) {
+  core::sensor_core sc{sensor_of(
+    {dependency("a", "es", "a"), dependency("b", "es", "b"), dependency("c", "es", "c")},
+    {log_trigger("t", "(a && b) || c")})};
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "c", "{}"), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invocation.events.count("c"), 1u);
+  EXPECT_EQ(out[0].invocation.events.count("a"), 0u);
+  sc.process(make_event("es", "a", "{}"), out);
+  EXPECT_EQ(out.size(), 1u);
+  sc.process(make_event("es", "b", "{}"), out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].invocation.events.size(), 2u);
+}
+
+TEST(sensor_core, triggers_keep_independent_state) {
+  core::sensor_core sc{sensor_of({dependency("a", "es", "a"), dependency("b", "es", "b")},
+                                 {log_trigger("both", "a && b"), log_trigger("only-a", "a")})};
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "a", "{}"), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].trigger, 1u);
+  sc.process(make_event("es", "b", "{}"), out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].trigger, 0u);
+}
+
+TEST(sensor_core, data_filter_rejects_with_a_reason) {
+  auto dep = dependency("a", "es", "a");
+  dep.filters.emplace();
+  dsl::data_filter f;
+  f.path = "body.kind";
+  f.type = "string";
+  f.value = {"^push$"};
+  dep.filters->data.push_back(f);
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  std::vector<core::dependency_verdict> verdicts;
+  sc.process(make_event("es", "a", R"({"body":{"kind":"pull"}})"), out, &verdicts);
+  EXPECT_TRUE(out.empty());
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_FALSE(verdicts[0].pass);
+  EXPECT_FALSE(verdicts[0].reason.empty());
+  sc.process(make_event("es", "a", R"({"body":{"kind":"push"}})"), out);
+  EXPECT_EQ(out.size(), 1u);
+  verdicts.clear();
+  sc.process(make_event("es", "a", R"({"body":{}})"), out, &verdicts);
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_NE(verdicts[0].reason.find("does not exist"), std::string::npos) << verdicts[0].reason;
+}
+
+TEST(sensor_core, context_filter_compares_the_cloudevent_type) {
+  auto dep = dependency("a", "es", "a");
+  dep.filters.emplace();
+  dep.filters->context.emplace();
+  dep.filters->context->type = "calendar";
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "a", "{}"), out); // type webhook
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(sensor_core, unknown_dependency_in_conditions_is_a_clear_error) {
+  try {
+    core::sensor_core sc{sensor_of({dependency("a", "es", "a")}, {log_trigger("t", "a && zz")})};
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& ex) {
+    EXPECT_NE(std::string{ex.what()}.find("zz"), std::string::npos) << ex.what();
+  }
+}
+
+TEST(sensor_core, filters_that_run_in_a_later_release_are_refused_by_name) {
+  auto dep = dependency("a", "es", "a");
+  dep.filters.emplace();
+  dep.filters->script = "return true";
+  try {
+    core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& ex) {
+    EXPECT_NE(std::string{ex.what()}.find("script filters"), std::string::npos) << ex.what();
+  }
+}

@@ -1,0 +1,90 @@
+#pragma once
+
+// Helpers shared by the model_*_test.cpp files.
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "ganglion/dsl/load.hpp"
+
+namespace ganglion::dsl::testing {
+
+/// Loads `yaml` as the file "test.yaml".
+inline load_result load(const std::string& yaml, const load_options& options = {}) {
+  return load_manifest_text(yaml, "test.yaml", options);
+}
+
+/// Every diagnostic rendered, one per line, for failure messages.
+inline std::string dump(const load_result& r) {
+  std::string out;
+  for (const auto& d : r.diagnostics)
+    out += d.to_string() + "\n";
+  return out;
+}
+
+/// Success when `r` has a diagnostic of `level` at `path`, `line`:`column`, whose message
+/// contains `message`.
+inline ::testing::AssertionResult has_diagnostic(const load_result& r, std::string_view path,
+                                                 int line, int column, std::string_view message,
+                                                 severity level = severity::error) {
+  for (const auto& d : r.diagnostics)
+    if (d.path == path && d.where.line == line && d.where.column == column
+        && d.message.find(message) != std::string::npos && d.level == level)
+      return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "no " << (level == severity::error ? "error" : "warning") << " at " << path << " "
+         << line << ":" << column << " containing \"" << message << "\"; got:\n"
+         << dump(r);
+}
+
+/// The 1-based line and column where the `occurrence`-th `needle` starts in `text`.
+inline std::pair<int, int> position_of(const std::string& text, std::string_view needle,
+                                       int occurrence = 1) {
+  std::size_t at = std::string::npos;
+  std::size_t from = 0;
+  for (int i = 0; i < occurrence; ++i) {
+    at = text.find(needle, from);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << "\"" << needle << "\" not found in the test manifest";
+      return {0, 0};
+    }
+    from = at + 1;
+  }
+  auto line_start = text.rfind('\n', at);
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+  return {line, static_cast<int>(at - line_start) + 1};
+}
+
+/// has_diagnostic at a position given by position_of.
+inline ::testing::AssertionResult has_diagnostic(const load_result& r, std::string_view path,
+                                                 std::pair<int, int> position,
+                                                 std::string_view message,
+                                                 severity level = severity::error) {
+  return has_diagnostic(r, path, position.first, position.second, message, level);
+}
+
+/// Success when `r` has no diagnostic at all.
+inline ::testing::AssertionResult clean(const load_result& r) {
+  if (r.diagnostics.empty())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "unexpected diagnostics:\n" << dump(r);
+}
+
+/// The body of the only document, of type T; fails the test when it is something else.
+template <class T>
+const T& only(const load_result& r) {
+  static const T empty{};
+  EXPECT_EQ(r.documents.size(), 1u) << dump(r);
+  if (r.documents.size() != 1 || !std::holds_alternative<T>(r.documents[0].body)) {
+    ADD_FAILURE() << "the document does not hold the expected kind\n" << dump(r);
+    return empty;
+  }
+  return std::get<T>(r.documents[0].body);
+}
+
+} // namespace ganglion::dsl::testing

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <memory>
+
+#include "ganglion/core/trigger.hpp"
+#include "ganglion/http/client.hpp"
+
+namespace ganglion::http {
+
+/// The `http` trigger: per execution builds the body from `payload[]` over the invocation's
+/// events and sends `method` (default POST) to `url` with `headers`, `secureHeaders`,
+/// `basicAuth`, `tls` and `timeout` through `requests`. Any HTTP response is a success unless
+/// `policy.status.allow` lists the accepted codes; the outcome detail is `HTTP <code>`.
+/// Throws core::trigger_error for a configuration that cannot run (missing secret, bad path).
+core::trigger_factory make_http_trigger_factory(std::shared_ptr<client> requests);
+
+} // namespace ganglion::http

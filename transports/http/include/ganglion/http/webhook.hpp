@@ -1,0 +1,19 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ganglion/core/source.hpp"
+#include "ganglion/http/server.hpp"
+
+namespace ganglion::http {
+
+/// The `webhook` source: serves `spec.webhook.<event>` (endpoint, method, port) on `bind_host`
+/// through `servers`, and publishes each accepted request as a CloudEvent with data
+/// `{"header":…,"body":…,"metadata":…}`. Answers 200 only once the bus accepted the event,
+/// 503 with `Retry-After` when it is saturated or stopping, 400/401/405/413 for bad requests.
+/// Throws core::source_error when the spec cannot run (bad port, missing secret, port in use).
+core::source_factory make_webhook_source_factory(std::shared_ptr<server_pool> servers,
+                                                 std::string bind_host);
+
+} // namespace ganglion::http

@@ -1,0 +1,220 @@
+#include "ganglion/http/webhook.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "ganglion/http/internal/webhook_data.hpp"
+
+namespace ganglion::http {
+
+namespace {
+
+constexpr const char* received_help = "Requests received by an event source";
+constexpr const char* accepted_help = "Events an event source published to the bus";
+constexpr const char* rejected_help = "Requests an event source refused, by reason";
+
+/// Counters of one webhook, or nullptr when the engine has no metrics registry.
+struct webhook_metrics {
+  webhook_metrics(core::metrics_registry* registry, const std::string& source,
+                  const std::string& event) {
+    if (registry == nullptr)
+      return;
+    core::labels series{{"eventsource", source}, {"event", event}};
+    received = &registry->get_counter("ganglion_events_received_total", received_help, series);
+    accepted = &registry->get_counter("ganglion_events_accepted_total", accepted_help, series);
+    for (const char* reason :
+         {"bad_request", "unauthorized", "too_large", "method", "saturated", "stopped"}) {
+      auto labelled = series;
+      labelled.emplace_back("reason", reason);
+      rejected.emplace(reason,
+                       &registry->get_counter("ganglion_events_rejected_total", rejected_help,
+                                              labelled));
+    }
+  }
+
+  void count_received() const {
+    if (received)
+      received->inc();
+  }
+  void count_accepted() const {
+    if (accepted)
+      accepted->inc();
+  }
+  void count_rejected(const std::string& reason) const {
+    if (auto i = rejected.find(reason); i != rejected.end())
+      i->second->inc();
+  }
+
+  core::counter* received = nullptr;
+  core::counter* accepted = nullptr;
+  std::map<std::string, core::counter*> rejected;
+};
+
+/// What the request handler needs; shared with requests still in flight.
+struct endpoint_state {
+  std::string event_source;
+  std::string event_name;
+  std::string method;
+  std::map<std::string, std::string> metadata;
+  std::optional<std::string> token;
+  std::shared_ptr<core::bus_publisher> bus;
+  webhook_metrics metrics;
+};
+
+response refuse(const endpoint_state& state, int status, const std::string& reason,
+                std::string message) {
+  state.metrics.count_rejected(reason);
+  return text_response(status, std::move(message));
+}
+
+response handle(const endpoint_state& state, request&& req) {
+  state.metrics.count_received();
+  if (state.token) {
+    auto authorization = req.header("Authorization");
+    static constexpr std::string_view bearer = "Bearer ";
+    if (authorization.compare(0, bearer.size(), bearer) != 0)
+      return refuse(state, 401, "unauthorized", "Invalid Authorization Header");
+    if (!core::constant_time_equal(authorization.substr(bearer.size()), *state.token))
+      return refuse(state, 401, "unauthorized", "Invalid Auth token");
+  }
+  if (req.method != state.method) {
+    auto r = refuse(state, 405, "method",
+                    fmt::format("method {} is not allowed; use {}", req.method, state.method));
+    r.headers.emplace_back("Allow", state.method);
+    return r;
+  }
+
+  std::string body;
+  if (req.method == "GET") {
+    body = detail::query_to_json(req.query);
+  } else if (detail::is_form_content_type(req.header("Content-Type"))) {
+    body = detail::query_to_json(req.body);
+  } else {
+    std::string error;
+    auto minified = detail::validate_json(req.body, error);
+    if (!minified)
+      return refuse(state, 400, "bad_request", "the request body is not valid JSON: " + error);
+    body = std::move(*minified);
+  }
+
+  core::event e;
+  e.id = core::new_event_id();
+  e.source = state.event_source;
+  e.type = "webhook";
+  e.subject = state.event_name;
+  e.time = core::now_rfc3339();
+  e.data = detail::webhook_event_data(detail::headers_to_json(req.headers, true), body,
+                                      state.metadata);
+  switch (state.bus->publish(std::move(e))) {
+    case core::publish_status::accepted:
+      state.metrics.count_accepted();
+      return text_response(200, "success");
+    case core::publish_status::saturated: {
+      auto r = refuse(state, 503, "saturated", "the event bus is saturated; retry later");
+      r.headers.emplace_back("Retry-After", "1");
+      return r;
+    }
+    case core::publish_status::stopped:
+      break;
+  }
+  auto r = refuse(state, 503, "stopped", "the event source is stopping; retry later");
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
+std::uint16_t parse_port(const std::string& text) {
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value == 0 ||
+      value > 65535)
+    throw core::source_error(fmt::format("invalid webhook port '{}': expected 1-65535", text));
+  return static_cast<std::uint16_t>(value);
+}
+
+std::string read_secret(const core::source_context& ctx, const dsl::secret_key_selector& ref) {
+  if (!ctx.secrets)
+    throw core::source_error(
+      fmt::format("secret {}/{} is needed but no secret store is configured", ref.name, ref.key));
+  std::string error;
+  auto value = ctx.secrets->read(ref.name, ref.key, &error);
+  if (!value)
+    throw core::source_error(error);
+  return *value;
+}
+
+/// A running webhook: its registered route.
+class webhook_source final : public core::source {
+public:
+  explicit webhook_source(route r) : route_(std::move(r)) {}
+
+private:
+  route route_;
+};
+
+std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::string& bind_host,
+                                            const core::source_context& ctx) {
+  if (ctx.manifest == nullptr)
+    throw core::source_error("webhook source started without its EventSource");
+  auto found = ctx.manifest->spec.webhook.find(ctx.event_name);
+  if (found == ctx.manifest->spec.webhook.end())
+    throw core::source_error(fmt::format("EventSource {} has no webhook event named {}",
+                                         ctx.event_source_name, ctx.event_name));
+  const dsl::webhook_event& spec = found->second;
+  if (spec.filter && !spec.filter->expression.empty())
+    throw core::source_error("filter.expression is not supported yet");
+  if (!ctx.bus)
+    throw core::source_error("webhook source started without a bus");
+  if (spec.endpoint.empty() || spec.endpoint.front() != '/')
+    throw core::source_error(
+      fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
+  if (spec.method.empty())
+    throw core::source_error("webhook method can't be empty");
+  if (spec.max_payload_size <= 0)
+    throw core::source_error(
+      fmt::format("webhook maxPayloadSize must be positive, got {}", spec.max_payload_size));
+  auto port = parse_port(spec.port);
+
+  auto state = std::make_shared<endpoint_state>(endpoint_state{
+    ctx.event_source_name, ctx.event_name, spec.method, spec.metadata, std::nullopt, ctx.bus,
+    webhook_metrics{ctx.metrics, ctx.event_source_name, ctx.event_name}});
+  std::transform(state->method.begin(), state->method.end(), state->method.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (spec.auth_secret)
+    state->token = read_secret(ctx, *spec.auth_secret);
+
+  route_options options;
+  options.body_limit = static_cast<std::size_t>(spec.max_payload_size);
+  options.on_too_large = [state] {
+    state->metrics.count_received();
+    state->metrics.count_rejected("too_large");
+  };
+  if (spec.server_cert_secret.has_value() != spec.server_key_secret.has_value())
+    throw core::source_error("webhook TLS needs both serverCertSecret and serverKeySecret");
+  if (spec.server_cert_secret)
+    options.tls = tls_identity{read_secret(ctx, *spec.server_cert_secret),
+                               read_secret(ctx, *spec.server_key_secret)};
+
+  try {
+    auto r = servers.add_route(bind_host, port, spec.endpoint,
+                               [state](request&& req, responder reply) {
+                                 reply(handle(*state, std::move(req)));
+                               },
+                               std::move(options));
+    return std::make_unique<webhook_source>(std::move(r));
+  } catch (const server_error& e) {
+    throw core::source_error(e.what());
+  }
+}
+
+} // namespace
+
+core::source_factory make_webhook_source_factory(std::shared_ptr<server_pool> servers,
+                                                 std::string bind_host) {
+  return [servers = std::move(servers), bind_host = std::move(bind_host)](
+           const core::source_context& ctx) { return start_webhook(*servers, bind_host, ctx); };
+}
+
+} // namespace ganglion::http
