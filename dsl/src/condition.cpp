@@ -111,7 +111,10 @@ private:
     char c = src_[pos_];
     if (c == '(') {
       std::size_t open = pos_++;
+      if (++nesting_ > max_depth)
+        fail("expression is nested too deeply", open);
       parse_or();
+      --nesting_;
       skip_ws();
       if (pos_ == src_.size() || src_[pos_] != ')')
         fail("unbalanced '('", open);
@@ -142,6 +145,7 @@ private:
   std::string_view src_;
   program& out_;
   std::size_t pos_ = 0;
+  std::size_t nesting_ = 0;
 };
 
 // Renders the postfix code back to infix with minimal parentheses.

@@ -17,10 +17,13 @@ namespace {
 
 constexpr auto npos = std::string_view::npos;
 
+/// How deeply queries, multipaths and `#.` sub-paths may nest.
+constexpr int max_nesting = 64;
+
 class parser {
 public:
-  parser(std::string_view root, std::string_view text, std::size_t base)
-    : root_(root), text_(text), base_(base) {}
+  parser(std::string_view root, std::string_view text, std::size_t base, int depth = 0)
+    : root_(root), text_(text), base_(base), depth_(depth) {}
 
   path run() {
     if (text_.empty())
@@ -46,7 +49,9 @@ private:
   }
 
   path sub(std::size_t from, std::size_t to) const {
-    return parser(root_, text_.substr(from, to - from), base_ + from).run();
+    if (depth_ >= max_nesting)
+      fail("path is nested too deeply", from);
+    return parser(root_, text_.substr(from, to - from), base_ + from, depth_ + 1).run();
   }
 
   // The end of the JSON value (or bracketed group) starting at i.
@@ -362,6 +367,7 @@ private:
   std::string_view root_;
   std::string_view text_;
   std::size_t base_;
+  int depth_;
 };
 
 } // namespace

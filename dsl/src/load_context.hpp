@@ -1,5 +1,6 @@
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ struct load_context {
 
   /// Reports an unknown field: a warning, or an error with options.strict.
   void unknown_field(const std::string& path, const std::string& key) const;
+
+  /// Reports a value of the wrong shape or type at `path`; later diagnostics at or below `path`
+  /// are dropped, as they would only restate it.
+  void type_error(const std::string& path, std::string message) const;
+
+  /// Paths that hold a value of the wrong shape (see type_error).
+  mutable std::set<std::string> bad_values = {};
 };
 
 } // namespace ganglion::dsl::detail

@@ -20,7 +20,18 @@ namespace ganglion::dsl::detail {
 
 namespace {
 
+bool below_bad_value(const load_context& cx, const std::string& path) {
+  for (auto current = path;; current = parent_path(current)) {
+    if (cx.bad_values.contains(current))
+      return true;
+    if (current.empty())
+      return false;
+  }
+}
+
 void report(const load_context& cx, severity level, const std::string& path, std::string message) {
+  if (below_bad_value(cx, path))
+    return;
   diagnostic d;
   d.level = level;
   d.where = cx.doc.locate(path);
@@ -39,6 +50,11 @@ void load_context::error(const std::string& path, std::string message) const {
 
 void load_context::warning(const std::string& path, std::string message) const {
   report(*this, severity::warning, path, std::move(message));
+}
+
+void load_context::type_error(const std::string& path, std::string message) const {
+  report(*this, severity::error, path, std::move(message));
+  bad_values.insert(path);
 }
 
 void load_context::unknown_field(const std::string& path, const std::string& key) const {

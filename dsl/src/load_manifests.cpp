@@ -99,6 +99,9 @@ void load_text_into(const std::string& text, const std::string& file, const load
                         e.mark.column >= 0 ? e.mark.column + 1 : 0,
                         "YAML syntax error: " + e.msg);
     return;
+  } catch (const std::exception& e) {
+    add_file_diagnostic(result, file, 0, 0, std::string{"cannot parse the YAML: "} + e.what());
+    return;
   }
   for (const auto& root : roots)
     if (!detail::is_absent(root))

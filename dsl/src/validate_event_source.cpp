@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <optional>
 #include <map>
 
@@ -47,6 +48,9 @@ void validate_webhook(const std::map<std::string, webhook_event>& events, const 
                                            + "\"");
     }
     require(w.method, child_path(at, "method"), "method", cx);
+    if (w.server_cert_secret.has_value() != w.server_key_secret.has_value())
+      cx.error(child_path(at, w.server_cert_secret ? "serverCertSecret" : "serverKeySecret"),
+               "TLS needs both serverCertSecret and serverKeySecret");
     if (w.max_payload_size <= 0)
       cx.error(child_path(at, "maxPayloadSize"), "maxPayloadSize must be positive");
     if (port && !w.endpoint.empty()) {
@@ -81,10 +85,9 @@ void validate_exclusion_dates(const std::vector<std::string>& dates, const std::
         auto num = [&](std::size_t pos, std::size_t len) {
           return std::stoi(std::string{one.substr(pos, len)});
         };
-        int month = num(4, 2), day = num(6, 2), hour = num(9, 2), minute = num(11, 2),
-            second = num(13, 2);
-        ok = month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59
-             && second <= 59;
+        auto date = std::chrono::year{num(0, 4)} / std::chrono::month{unsigned(num(4, 2))}
+                    / std::chrono::day{unsigned(num(6, 2))};
+        ok = date.ok() && num(9, 2) <= 23 && num(11, 2) <= 59 && num(13, 2) <= 59;
       }
       if (!ok) {
         cx.error(at, "invalid exclusion date \"" + std::string{one}

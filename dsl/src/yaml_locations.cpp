@@ -22,7 +22,10 @@ source_location location_of(const YAML::Mark& mark, const load_context& cx) {
 
 bool walk(const YAML::Node& node, const std::string& path, int depth, const load_context& cx) {
   if (depth > max_depth) {
-    cx.error(path, "nesting deeper than 256 levels");
+    auto top = path;
+    while (!parent_path(top).empty())
+      top = parent_path(top);
+    cx.error(top, "nesting deeper than 256 levels (a recursive alias?)");
     return false;
   }
   if (node.IsMap()) {

@@ -32,7 +32,7 @@ const type_map& types() {
 
 void type_error(const load_context& cx, const std::string& path, const char* expected,
                 const YAML::Node& node) {
-  cx.error(path, std::string{"expected "} + expected + ", got " + describe(node));
+  cx.type_error(path, std::string{"expected "} + expected + ", got " + describe(node));
 }
 
 } // namespace

@@ -47,7 +47,12 @@ spec:
             - src:
                 dependencyName: d
                 dataKey: body
+                useRawData: true
               dest: body
+            - src:
+                dependencyName: d
+                dataKey: body
+              dest: quoted
 )", url);
 }
 
@@ -69,7 +74,8 @@ TEST(e2e_webhook, bearer_token_is_required_when_auth_secret_is_set) {
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   std::this_thread::sleep_for(200ms);
   ASSERT_EQ(sink.requests().size(), 1u);
-  EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":3}})");
+    // useRawData inserts the object; without it Argo inserts the object's JSON text as a string.
+  EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":3},"quoted":"{\"x\":3}"})");
 }
 
 TEST(e2e_webhook, malformed_json_is_rejected_and_the_next_event_still_fires) {
@@ -82,7 +88,7 @@ TEST(e2e_webhook, malformed_json_is_rejected_and_the_next_event_still_fires) {
   EXPECT_FALSE(bad.body.empty());
   EXPECT_EQ(e2e::post(port, "example", R"({"x":"ok"})").status, 200);
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
-  EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":"ok"}})");
+  EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":"ok"},"quoted":"{\"x\":\"ok\"}"})");
 }
 
 TEST(e2e_webhook, unknown_endpoint_wrong_method_and_oversized_body) {

@@ -102,6 +102,13 @@ TEST(condition, errors_carry_the_offset) {
   EXPECT_EQ(error_offset("()"), 1u);
 }
 
+TEST(condition, deep_nesting_is_an_error_not_a_crash) {
+  std::string deep = std::string(100000, '(') + "a" + std::string(100000, ')');
+  EXPECT_THROW(condition::parse(deep), compile_error);
+  std::string fine = std::string(50, '(') + "a" + std::string(50, ')');
+  EXPECT_TRUE(holds(condition::parse(fine), {"a"}));
+}
+
 TEST(condition, copies_are_independent) {
   auto c = condition::parse("x && y");
   condition copy = c;

@@ -220,6 +220,12 @@ TEST(json_path_compile, rejects_bad_paths_with_offsets) {
   EXPECT_THROW(json_path::compile("..a"), compile_error);
 }
 
+TEST(json_path_compile, deep_nesting_is_an_error_not_a_crash) {
+  EXPECT_THROW(json_path::compile(std::string(100000, '[') + "a" + std::string(100000, ']')),
+               compile_error);
+  EXPECT_NO_THROW(json_path::compile("[[[a]]]"));
+}
+
 TEST(json_path_compile, keeps_text) {
   EXPECT_EQ(json_path::compile("body.a\\.b").text(), "body.a\\.b");
   auto copy = json_path::compile("x.y");

@@ -161,6 +161,22 @@ TEST(model_load, scalar_type_mismatches_are_errors_with_location) {
   EXPECT_TRUE(has_diagnostic(r, "spec.eventBusName", 16, 3, "expected a string, got a list"));
 }
 
+TEST(model_load, a_value_of_the_wrong_shape_is_reported_once) {
+  auto r = load("apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nmetadata:\n  name: s\n"
+                "spec:\n  dependencies:\n    - 42\n  triggers:\n    - template: [log]\n");
+  EXPECT_TRUE(has_diagnostic(r, "spec.dependencies[0]", 7, 7, "expected a map, got \"42\""));
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template", 9, 7,
+                             "expected a map, got a list"));
+  // Not also "name is required", "trigger template must define exactly one action" …
+  EXPECT_EQ(r.diagnostics.size(), 2u) << dump(r);
+}
+
+TEST(model_load, a_recursive_alias_is_an_error_not_a_crash) {
+  auto r = load("apiVersion: v1\nkind: ConfigMap\ndata: &a\n  self: *a\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << dump(r);
+  EXPECT_TRUE(has_diagnostic(r, "data", 3, 1, "nesting deeper than 256 levels"));
+}
+
 TEST(model_load, locations_cover_every_node_and_quote_odd_keys) {
   auto r = load(std::string{webhook_source}
                 + "    \"dotted.name\":\n      port: \"13000\"\n      endpoint: /x\n"

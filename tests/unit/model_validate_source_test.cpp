@@ -54,6 +54,14 @@ TEST(model_validate_source, webhook_max_payload_size_must_be_positive) {
                              position_of(yaml, "maxPayloadSize"), "must be positive"));
 }
 
+TEST(model_validate_source, webhook_tls_needs_both_certificate_and_key) {
+  auto yaml = source("  webhook:\n    a:\n      port: \"443\"\n      endpoint: /a\n"
+                     "      method: POST\n      serverCertSecret: {name: tls, key: crt}\n");
+  EXPECT_TRUE(has_diagnostic(load(yaml), "spec.webhook.a.serverCertSecret",
+                             position_of(yaml, "serverCertSecret"),
+                             "needs both serverCertSecret and serverKeySecret"));
+}
+
 TEST(model_validate_source, two_webhook_events_cannot_share_port_and_endpoint) {
   auto yaml = source("  webhook:\n    a: {port: \"12000\", endpoint: /x, method: POST}\n"
                      "    b: {port: \"012000\", endpoint: /x, method: GET}\n");

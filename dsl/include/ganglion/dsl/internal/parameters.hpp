@@ -41,20 +41,26 @@ struct resolved_value {
 /// event (an absent `||` branch).
 using event_lookup = std::function<const event_view*(std::string_view dependency)>;
 
-/// Argo's ResolveParamValue: data template/key over context template/key, `value` default,
-/// the whole event as `{"context":…,"data":"<base64>"}` when no key is given.
+/// Argo's ResolveParamValue: dataKey over contextKey (a template beside a key is not run yet:
+/// the key is used), `value` as the default, the whole event as
+/// `{"context":…,"data":"<base64>"}` when no key is given.
 /// nullopt when the dependency holds no event and there is no default (the parameter is skipped).
 /// Throws std::runtime_error with a message when the value cannot be resolved.
 std::optional<resolved_value> resolve_parameter(const compiled_parameter& parameter,
                                                 const event_view* event);
 
-/// Argo's ConstructPayload for message-style triggers: applies `payload[]` parameters to `{}`
-/// (an empty `dest` makes the value the whole body). Parameters whose dependency holds no event
-/// and that have no default are left out. Throws std::runtime_error on a resolution error.
+/// Argo's ConstructPayload for message-style triggers: applies `payload[]` parameters in order
+/// to an initially empty document (the first `dest` creates `{}`, or `[]` for an index), so the
+/// result is empty when no parameter applies. The first parameter with an empty `dest` and a
+/// value returns that value, as is, as the whole body. Parameters whose dependency holds no
+/// event and that have no default are left out (Argo dereferences nil there). Throws
+/// std::runtime_error on a resolution or dest error.
 std::string build_payload(const std::vector<compiled_parameter>& parameters,
                           const event_lookup& lookup);
 
-/// Argo's ApplyParams: applies parameters to a JSON document (overwrite / append / prepend).
+/// Argo's ApplyParams: applies parameters to a JSON document (overwrite / append / prepend;
+/// append and prepend make the result a string when the dest already exists). Parameters
+/// without a value are skipped. Throws std::runtime_error on a resolution or dest error.
 void apply_parameters(std::string& document, const std::vector<compiled_parameter>& parameters,
                       const event_lookup& lookup);
 

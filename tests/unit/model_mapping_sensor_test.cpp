@@ -1,5 +1,5 @@
-// YAML → typed model: every modelled field, defaults, duration forms and the JSON of the
-// types ganglion does not model yet.
+// YAML → typed model for Sensors: every modelled field, defaults, duration forms and the JSON of
+// the trigger actions ganglion does not model yet.
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -116,7 +116,7 @@ spec:
 
 } // namespace
 
-TEST(model_mapping, sensor_metadata_and_spec_settings) {
+TEST(model_mapping_sensor, sensor_metadata_and_spec_settings) {
   auto r = load(full_sensor);
   const auto& s = only<sensor>(r);
   // The only problem of the manifest is the quoted backoff duration (see below).
@@ -131,7 +131,7 @@ TEST(model_mapping, sensor_metadata_and_spec_settings) {
   EXPECT_EQ(s.spec.logging_fields.at("env"), "test");
 }
 
-TEST(model_mapping, dependencies_with_filters_and_transform) {
+TEST(model_mapping_sensor, dependencies_with_filters_and_transform) {
   auto r = load(full_sensor);
   const auto& s = only<sensor>(r);
   ASSERT_EQ(s.spec.dependencies.size(), 2u);
@@ -169,7 +169,7 @@ TEST(model_mapping, dependencies_with_filters_and_transform) {
   EXPECT_FALSE(s.spec.dependencies[1].filters);
 }
 
-TEST(model_mapping, http_trigger_fields) {
+TEST(model_mapping_sensor, http_trigger_fields) {
   auto r = load(full_sensor);
   const auto& t = only<sensor>(r).spec.triggers.at(0);
   EXPECT_EQ(t.template_.name, "call");
@@ -215,7 +215,7 @@ TEST(model_mapping, http_trigger_fields) {
   EXPECT_EQ(h.dynamic_headers[0].dest, "X-Event-Id");
 }
 
-TEST(model_mapping, trigger_delivery_settings_and_dlq_trigger) {
+TEST(model_mapping_sensor, trigger_delivery_settings_and_dlq_trigger) {
   auto r = load(full_sensor);
   const auto& t = only<sensor>(r).spec.triggers.at(0);
   ASSERT_EQ(t.parameters.size(), 1u);
@@ -241,7 +241,7 @@ TEST(model_mapping, trigger_delivery_settings_and_dlq_trigger) {
   EXPECT_FALSE(t.dlq_trigger->dlq_trigger);
 }
 
-TEST(model_mapping, unmodelled_trigger_keeps_its_spec_as_typed_json) {
+TEST(model_mapping_sensor, unmodelled_trigger_keeps_its_spec_as_typed_json) {
   auto r = load(full_sensor);
   const auto& t = only<sensor>(r).spec.triggers.at(1);
   EXPECT_EQ(t.template_.action_types, std::vector<std::string>{"argoWorkflow"});
@@ -263,7 +263,7 @@ TEST(model_mapping, unmodelled_trigger_keeps_its_spec_as_typed_json) {
                              "invalid duration \"10\""));
 }
 
-TEST(model_mapping, defaults_when_fields_are_absent) {
+TEST(model_mapping_sensor, defaults_when_fields_are_absent) {
   auto r = load(R"(apiVersion: argoproj.io/v1alpha1
 kind: Sensor
 metadata: {name: s}
@@ -286,116 +286,4 @@ spec:
   EXPECT_FALSE(t.at_least_once);
   EXPECT_FALSE(t.retry_strategy);
   EXPECT_FALSE(t.dlq_trigger);
-}
-
-TEST(model_mapping, event_source_webhook_and_calendar_are_modelled) {
-  auto r = load(R"(apiVersion: argoproj.io/v1alpha1
-kind: EventSource
-metadata: {name: es}
-spec:
-  eventBusName: bus
-  replicas: 0
-  webhook:
-    hook:
-      port: 12000
-      endpoint: /hook
-      method: POST
-      url: http://example
-      maxPayloadSize: 2048
-      authSecret: {name: auth, key: token}
-      serverCertSecret: {name: tls, key: crt}
-      serverKeySecret: {name: tls, key: key}
-      metadata: {a: b}
-      filter: {expression: "body.x == 1"}
-)");
-  const auto& es = only<event_source>(r);
-  ASSERT_TRUE(clean(r));
-  EXPECT_EQ(es.spec.event_bus_name, "bus");
-  EXPECT_EQ(es.spec.replicas, 1);
-  const auto& w = es.spec.webhook.at("hook");
-  EXPECT_EQ(w.port, "12000");
-  EXPECT_EQ(w.endpoint, "/hook");
-  EXPECT_EQ(w.method, "POST");
-  EXPECT_EQ(w.url, "http://example");
-  EXPECT_EQ(w.max_payload_size, 2048);
-  EXPECT_EQ(w.auth_secret->key, "token");
-  EXPECT_EQ(w.server_cert_secret->key, "crt");
-  EXPECT_EQ(w.server_key_secret->key, "key");
-  EXPECT_EQ(w.metadata.at("a"), "b");
-  EXPECT_EQ(w.filter->expression, "body.x == 1");
-
-  auto c = load(R"(apiVersion: argoproj.io/v1alpha1
-kind: EventSource
-metadata: {name: cal}
-spec:
-  calendar:
-    tick:
-      schedule: "*/5 * * * *"
-      exclusionDates: ["EXDATE:20190102T150405Z"]
-      timezone: America/New_York
-      metadata: {k: v}
-      persistence:
-        catchup: {enabled: true, maxDuration: 5m}
-        configMap: {name: cm, createIfNotExist: true}
-)");
-  const auto& cal = only<event_source>(c).spec.calendar.at("tick");
-  ASSERT_TRUE(clean(c));
-  EXPECT_EQ(cal.schedule, "*/5 * * * *");
-  EXPECT_EQ(cal.exclusion_dates, std::vector<std::string>{"EXDATE:20190102T150405Z"});
-  EXPECT_EQ(cal.timezone, "America/New_York");
-  EXPECT_EQ(cal.metadata.at("k"), "v");
-  ASSERT_TRUE(cal.persistence);
-  EXPECT_TRUE(cal.persistence->catchup_enabled);
-  EXPECT_EQ(cal.persistence->catchup_max_duration, "5m");
-  EXPECT_EQ(cal.persistence->config_map_name, "cm");
-  EXPECT_TRUE(cal.persistence->config_map_create_if_not_exist);
-  EXPECT_EQ(webhook_event{}.max_payload_size, 1048576);
-}
-
-TEST(model_mapping, other_source_types_become_unmodelled_events_with_schema_typed_json) {
-  auto r = load(R"(apiVersion: argoproj.io/v1alpha1
-kind: EventSource
-metadata: {name: k}
-spec:
-  kafka:
-    first:
-      url: kafka:9092
-      topic: t
-      partition: 0
-      jsonBody: true
-      limitEventsPerSecond: 5
-      metadata: {n: 1}
-)");
-  const auto& es = only<event_source>(r);
-  ASSERT_TRUE(clean(r));
-  ASSERT_EQ(es.spec.unmodelled.size(), 1u);
-  const auto& e = es.spec.unmodelled[0];
-  EXPECT_EQ(e.type, "kafka");
-  EXPECT_EQ(e.name, "first");
-  auto json = nlohmann::json::parse(e.json);
-  EXPECT_EQ(json["partition"], "0"); // a string field stays a string
-  EXPECT_EQ(json["jsonBody"], true);
-  EXPECT_EQ(json["limitEventsPerSecond"], 5);
-  EXPECT_EQ(json["metadata"]["n"], "1");
-}
-
-TEST(model_mapping, event_bus_records_its_type_and_spec) {
-  auto r = load(R"(apiVersion: argoproj.io/v1alpha1
-kind: EventBus
-metadata: {name: default}
-spec:
-  jetstream:
-    version: latest
-    replicas: 3
-    streamConfig: |
-      maxAge: 24h
-)");
-  const auto& bus = only<event_bus>(r);
-  ASSERT_TRUE(clean(r));
-  EXPECT_EQ(bus.metadata.name, "default");
-  EXPECT_EQ(bus.spec.type, "jetstream");
-  auto json = nlohmann::json::parse(bus.spec.json);
-  EXPECT_EQ(json["version"], "latest");
-  EXPECT_EQ(json["replicas"], 3);
-  EXPECT_EQ(json["streamConfig"], "maxAge: 24h\n");
 }
