@@ -7,6 +7,7 @@
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/condition.hpp"
 #include "ganglion/dsl/cron.hpp"
+#include "load_kinds.hpp"
 #include "validate_actions.hpp"
 #include "validate_common.hpp"
 #include "validate_time_zone.hpp"
@@ -68,6 +69,13 @@ void validate_template(const trigger_template& t, const std::string& path,
   require(t.name, child_path(path, "name"), "trigger template name", cx);
   validate_conditions(t.conditions, child_path(path, "conditions"), dependencies, cx);
   validate_conditions_reset(t.conditions_reset_, child_path(path, "conditionsReset"), cx);
+  for (auto type : trigger_action_types) {
+    auto key = child_path(path, type);
+    if (present(cx, key)
+        && std::find(t.action_types.begin(), t.action_types.end(), type) == t.action_types.end())
+      cx.error(key, "an empty \"" + std::string{type} + ":\" defines no action; write \""
+                      + std::string{type} + ": {}\" or give its fields");
+  }
   if (t.action_types.empty())
     cx.error(path, "trigger template must define exactly one action (http, k8s, log, …)");
   else if (t.action_types.size() > 1)

@@ -48,6 +48,15 @@ TEST(model_validate_trigger, exactly_one_action) {
                              position_of(two, "http:"), "found log, http"));
 }
 
+TEST(model_validate_trigger, an_empty_action_key_is_no_action) {
+  auto yaml = with_triggers("    - template:\n        name: t\n        log:\n");
+  auto r = load(yaml);
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.log", position_of(yaml, "log:"),
+                             "write \"log: {}\""));
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template", position_of(yaml, "template"),
+                             "exactly one action"));
+}
+
 TEST(model_validate_trigger, conditions_parse_and_name_declared_dependencies) {
   auto ok = with_triggers("    - template:\n        name: t\n        log: {}\n"
                           "        conditions: \"(dep-a || dep.b) && dep-a\"\n");
