@@ -52,7 +52,7 @@ run: build
 	@echo
 	@echo "(status: curl -sS http://127.0.0.1:9090/v1/status   metrics: curl -sS http://127.0.0.1:9090/metrics)"
 	@echo
-	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090
+	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090 --webhook-host 127.0.0.1
 
 clean:
 	rm -rf $(BUILD)

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--admin", run.admin, "HOST:PORT for /health /ready /metrics /v1/status");
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
-  run_cmd->add_option("--data-dir", run.data_dir, "Directory for the engine's state");
+  run_cmd->add_option("--data-dir", run.data_dir,
+                      "Directory for the engine's state (unused: the embedded bus is in memory)");
   run_cmd->add_option("--webhook-host", run.webhook_host,
                       "Address webhook event sources listen on")
     ->capture_default_str();
