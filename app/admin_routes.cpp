@@ -16,7 +16,7 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
   } catch (const std::exception&) {
     port = -1;
   }
-  if (port < 0 || port > 65535)
+  if (port <= 0 || port > 65535)
     throw std::invalid_argument("invalid port in '" + host_port + "'");
   auto& pool = *transport.servers;
   auto serve = [&](const char* path, auto produce) {

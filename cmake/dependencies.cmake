@@ -19,6 +19,8 @@ find_package(nlohmann_json 3.11 CONFIG REQUIRED)
 find_package(CURL REQUIRED)
 find_package(OpenSSL REQUIRED)
 find_package(Boost 1.81 EXACT REQUIRED)
+# Every translation unit must see Asio with the same settings (the define changes type layouts).
+add_compile_definitions(BOOST_ASIO_NO_DEPRECATED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 
 find_path(CONCURRENTQUEUE_INCLUDE_DIR concurrentqueue/concurrentqueue.h REQUIRED)

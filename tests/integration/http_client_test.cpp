@@ -16,7 +16,8 @@ namespace {
 http::client_response send(http::client& c, http::client_request r) {
   auto done = std::make_shared<std::promise<http::client_response>>();
   auto result = done->get_future();
-  EXPECT_TRUE(c.submit(std::move(r), [done](http::client_response res) { done->set_value(std::move(res)); }));
+  EXPECT_TRUE(
+    c.submit(std::move(r), [done](http::client_response res) { done->set_value(std::move(res)); }));
   EXPECT_EQ(result.wait_for(20s), std::future_status::ready);
   return result.get();
 }
@@ -128,7 +129,8 @@ TEST(http_client, bounded_in_flight) {
   http::client_request r;
   r.url = sink.url();
   ASSERT_TRUE(c.submit(r, [&](http::client_response res) { first.set_value(std::move(res)); }));
-  EXPECT_FALSE(c.submit(r, [](http::client_response) { ADD_FAILURE() << "refused request completed"; }));
+  EXPECT_FALSE(
+    c.submit(r, [](http::client_response) { ADD_FAILURE() << "refused request completed"; }));
   EXPECT_EQ(first.get_future().get().status, 200);
   EXPECT_EQ(send(c, r).status, 200);
 }

@@ -112,13 +112,14 @@ TEST(http_server, reply_from_another_thread) {
   auto port = test::free_port();
   std::vector<std::thread> workers;
   std::mutex mutex;
-  auto r = pool.add_route("127.0.0.1", port, "/later", [&](http::request&& req, http::responder reply) {
-    std::lock_guard guard{mutex};
-    workers.emplace_back([reply, body = std::move(req.body)] {
-      std::this_thread::sleep_for(50ms);
-      reply(http::text_response(202, "later:" + body));
+  auto r =
+    pool.add_route("127.0.0.1", port, "/later", [&](http::request&& req, http::responder reply) {
+      std::lock_guard guard{mutex};
+      workers.emplace_back([reply, body = std::move(req.body)] {
+        std::this_thread::sleep_for(50ms);
+        reply(http::text_response(202, "later:" + body));
+      });
     });
-  });
   auto res = test::http_request("POST", url(port, "/later"), "x");
   EXPECT_EQ(res.status, 202);
   EXPECT_EQ(res.body, "later:x");
@@ -180,7 +181,8 @@ TEST(http_server, port_in_use_is_a_clear_error) {
     auto again = second.add_route("127.0.0.1", port, "/b", echo());
     FAIL() << "binding a port in use must throw";
   } catch (const http::server_error& e) {
-    EXPECT_EQ(std::string(e.what()), "address 127.0.0.1:" + std::to_string(port) + " already in use");
+    EXPECT_EQ(std::string(e.what()),
+              "address 127.0.0.1:" + std::to_string(port) + " already in use");
   }
 }
 
@@ -234,9 +236,8 @@ TEST(http_server, destroying_the_pool_with_a_pending_reply_is_safe) {
   std::thread client;
   {
     http::server_pool pool;
-    auto r = pool.add_route("127.0.0.1", port, "/hold", [&](http::request&&, http::responder reply) {
-      held.set_value(reply);
-    });
+    auto r = pool.add_route("127.0.0.1", port, "/hold",
+                            [&](http::request&&, http::responder reply) { held.set_value(reply); });
     client = std::thread([&] { test::http_request("GET", url(port, "/hold")); });
     auto reply = future.get();
     r.reset();

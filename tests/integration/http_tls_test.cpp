@@ -35,11 +35,12 @@ public:
 http::client_response send(http::client& c, http::client_request r) {
   std::promise<http::client_response> done;
   auto result = done.get_future();
-  EXPECT_TRUE(c.submit(std::move(r), [&](http::client_response res) { done.set_value(std::move(res)); }));
+  EXPECT_TRUE(
+    c.submit(std::move(r), [&](http::client_response res) { done.set_value(std::move(res)); }));
   return result.get();
 }
 
-class tls_test : public ::testing::Test {
+class http_tls : public ::testing::Test {
 protected:
   void SetUp() override {
     secrets = test::temp_dir();
@@ -92,7 +93,7 @@ protected:
   std::shared_ptr<http::server_pool> servers = std::make_shared<http::server_pool>();
 };
 
-TEST_F(tls_test, webhook_serves_https_with_the_secret_certificate) {
+TEST_F(http_tls, webhook_serves_https_with_the_secret_certificate) {
   auto source = start();
   http::client c;
   auto r = post("https");
@@ -103,7 +104,7 @@ TEST_F(tls_test, webhook_serves_https_with_the_secret_certificate) {
   EXPECT_EQ(bus->count, 1);
 }
 
-TEST_F(tls_test, client_verifies_the_server_certificate) {
+TEST_F(http_tls, client_verifies_the_server_certificate) {
   auto source = start();
   http::client c;
   auto untrusted = send(c, post("https"));
@@ -114,19 +115,19 @@ TEST_F(tls_test, client_verifies_the_server_certificate) {
   EXPECT_EQ(send(c, r).status, 200);
 }
 
-TEST_F(tls_test, plain_http_to_a_tls_port_fails) {
+TEST_F(http_tls, plain_http_to_a_tls_port_fails) {
   auto source = start();
   http::client c;
   EXPECT_EQ(send(c, post("http")).status, 0);
   EXPECT_EQ(bus->count, 0);
 }
 
-TEST_F(tls_test, one_of_cert_and_key_is_refused) {
+TEST_F(http_tls, one_of_cert_and_key_is_refused) {
   es.spec.webhook["hook"].server_key_secret.reset();
   EXPECT_THROW(start(), core::source_error);
 }
 
-TEST_F(tls_test, invalid_certificate_is_refused) {
+TEST_F(http_tls, invalid_certificate_is_refused) {
   test::write_file(secrets + "/tls/cert.pem", "not a certificate");
   try {
     start();

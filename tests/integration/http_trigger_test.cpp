@@ -54,7 +54,8 @@ protected:
   core::trigger_outcome run(core::trigger_executor& executor) {
     auto done = std::make_shared<std::promise<core::trigger_outcome>>();
     auto result = done->get_future();
-    executor.execute(invocation, [done](core::trigger_outcome o) { done->set_value(std::move(o)); });
+    executor.execute(invocation,
+                     [done](core::trigger_outcome o) { done->set_value(std::move(o)); });
     EXPECT_EQ(result.wait_for(20s), std::future_status::ready);
     return result.get();
   }
@@ -179,6 +180,24 @@ TEST_F(http_trigger_test, template_parameters_are_refused) {
   p.dest = "http.url";
   trig.parameters = {p};
   EXPECT_THROW(create(), core::trigger_error);
+}
+
+TEST_F(http_trigger_test, host_sets_the_virtual_host_header) {
+  spec.host = "deploy.example.internal";
+  auto executor = create();
+  EXPECT_TRUE(run(*executor).ok);
+  ASSERT_EQ(sink.requests().size(), 1u);
+  EXPECT_EQ(sink.requests()[0].header("Host"), "deploy.example.internal");
+}
+
+TEST_F(http_trigger_test, dynamic_headers_are_refused_by_name) {
+  spec.dynamic_headers = {from_data("dep", "body.name", "X-User")};
+  try {
+    create();
+    FAIL() << "expected trigger_error";
+  } catch (const core::trigger_error& e) {
+    EXPECT_NE(std::string(e.what()).find("dynamicHeaders"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(http_trigger_test, missing_secret_is_refused) {

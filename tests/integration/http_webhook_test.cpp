@@ -78,7 +78,7 @@ raw_response request_with_headers(const std::string& method, const std::string& 
   return result;
 }
 
-class webhook_test : public ::testing::Test {
+class http_webhook : public ::testing::Test {
 protected:
   void SetUp() override {
     port = test::free_port();
@@ -134,7 +134,7 @@ protected:
   std::string secrets_dir;
 };
 
-TEST_F(webhook_test, post_json_becomes_a_cloudevent) {
+TEST_F(http_webhook, post_json_becomes_a_cloudevent) {
   hook.metadata = {{"team", "ops"}};
   auto source = start();
   auto res = test::http_request("POST", url(), R"({ "a": 1, "b": [true, null] })",
@@ -166,15 +166,16 @@ TEST_F(webhook_test, post_json_becomes_a_cloudevent) {
   EXPECT_EQ(counted("ganglion_events_accepted_total"), 1u);
 }
 
-TEST_F(webhook_test, metadata_is_left_out_when_empty) {
+TEST_F(http_webhook, metadata_is_left_out_when_empty) {
   auto source = start();
-  ASSERT_EQ(test::http_request("POST", url(), "[1]", {"Content-Type: application/json"}).status, 200);
+  ASSERT_EQ(test::http_request("POST", url(), "[1]", {"Content-Type: application/json"}).status,
+            200);
   auto data = only_event_data();
   EXPECT_FALSE(data.contains("metadata"));
   EXPECT_EQ(data["body"], json::array({1}));
 }
 
-TEST_F(webhook_test, get_publishes_the_query) {
+TEST_F(http_webhook, get_publishes_the_query) {
   hook.method = "GET";
   auto source = start();
   auto res = test::http_request("GET", url("/example?x=1&x=2&name=a+b%21&flag"));
@@ -183,7 +184,7 @@ TEST_F(webhook_test, get_publishes_the_query) {
   EXPECT_EQ(data["body"], json::parse(R"({"flag":[""],"name":["a b!"],"x":["1","2"]})"));
 }
 
-TEST_F(webhook_test, form_post_publishes_the_form_values) {
+TEST_F(http_webhook, form_post_publishes_the_form_values) {
   auto source = start();
   auto res = test::http_request("POST", url(), "name=a+b&n=1&n=2",
                                 {"Content-Type: application/x-www-form-urlencoded"});
@@ -192,7 +193,7 @@ TEST_F(webhook_test, form_post_publishes_the_form_values) {
   EXPECT_EQ(data["body"], json::parse(R"({"n":["1","2"],"name":["a b"]})"));
 }
 
-TEST_F(webhook_test, invalid_json_is_400) {
+TEST_F(http_webhook, invalid_json_is_400) {
   auto source = start();
   // libcurl labels a body without Content-Type as a form, as `curl -d` does.
   std::vector<std::string> as_json{"Content-Type: application/json"};
@@ -204,7 +205,7 @@ TEST_F(webhook_test, invalid_json_is_400) {
   EXPECT_EQ(rejected("bad_request"), 2u);
 }
 
-TEST_F(webhook_test, wrong_method_is_405_with_allow) {
+TEST_F(http_webhook, wrong_method_is_405_with_allow) {
   auto source = start();
   auto res = request_with_headers("PUT", url());
   EXPECT_EQ(res.status, 405);
@@ -212,13 +213,13 @@ TEST_F(webhook_test, wrong_method_is_405_with_allow) {
   EXPECT_EQ(rejected("method"), 1u);
 }
 
-TEST_F(webhook_test, unknown_endpoint_is_404) {
+TEST_F(http_webhook, unknown_endpoint_is_404) {
   auto source = start();
   EXPECT_EQ(test::http_request("POST", url("/other"), "{}").status, 404);
   EXPECT_EQ(test::http_request("GET", url("/health")).status, 200);
 }
 
-TEST_F(webhook_test, bearer_token_is_checked_and_masked) {
+TEST_F(http_webhook, bearer_token_is_checked_and_masked) {
   test::write_file(secrets_dir + "/hook-auth/token", "s3cret\n");
   hook.auth_secret = dsl::secret_key_selector{"hook-auth", "token"};
   auto source = start();
@@ -235,7 +236,7 @@ TEST_F(webhook_test, bearer_token_is_checked_and_masked) {
   EXPECT_EQ(data["header"]["Authorization"], json::array({"*** Masked Auth Secret ***"}));
 }
 
-TEST_F(webhook_test, missing_auth_secret_fails_start_naming_the_file) {
+TEST_F(http_webhook, missing_auth_secret_fails_start_naming_the_file) {
   hook.auth_secret = dsl::secret_key_selector{"absent", "token"};
   try {
     auto source = start();
@@ -246,7 +247,7 @@ TEST_F(webhook_test, missing_auth_secret_fails_start_naming_the_file) {
   }
 }
 
-TEST_F(webhook_test, body_over_max_payload_size_is_413) {
+TEST_F(http_webhook, body_over_max_payload_size_is_413) {
   hook.max_payload_size = 64;
   auto source = start();
   auto res = test::http_request("POST", url(), R"({"text":")" + std::string(100, 'x') + R"("})");
@@ -255,7 +256,7 @@ TEST_F(webhook_test, body_over_max_payload_size_is_413) {
   EXPECT_EQ(rejected("too_large"), 1u);
 }
 
-TEST_F(webhook_test, saturated_bus_is_503_with_retry_after) {
+TEST_F(http_webhook, saturated_bus_is_503_with_retry_after) {
   auto source = start();
   bus->status = core::publish_status::saturated;
   auto saturated = test::http_request("POST", url(), "{}");
@@ -268,7 +269,7 @@ TEST_F(webhook_test, saturated_bus_is_503_with_retry_after) {
   EXPECT_EQ(test::http_request("POST", url(), "{}").status, 200);
 }
 
-TEST_F(webhook_test, retry_after_header_on_503) {
+TEST_F(http_webhook, retry_after_header_on_503) {
   hook.method = "GET";
   auto source = start();
   bus->status = core::publish_status::saturated;
@@ -277,7 +278,7 @@ TEST_F(webhook_test, retry_after_header_on_503) {
   EXPECT_NE(res.headers.find("Retry-After: 1"), std::string::npos) << res.headers;
 }
 
-TEST_F(webhook_test, answers_only_after_the_bus_accepted) {
+TEST_F(http_webhook, answers_only_after_the_bus_accepted) {
   bus->delay = 300ms;
   auto source = start();
   auto res = test::http_request("POST", url(), "{}");
@@ -288,7 +289,7 @@ TEST_F(webhook_test, answers_only_after_the_bus_accepted) {
   EXPECT_LE(returned.front(), answered);
 }
 
-TEST_F(webhook_test, requests_to_one_endpoint_run_concurrently) {
+TEST_F(http_webhook, requests_to_one_endpoint_run_concurrently) {
   http::server_options settings;
   settings.threads = 4;
   servers = std::make_shared<http::server_pool>(settings);
@@ -306,17 +307,17 @@ TEST_F(webhook_test, requests_to_one_endpoint_run_concurrently) {
   EXPECT_EQ(bus->events().size(), 4u);
 }
 
-TEST_F(webhook_test, filter_expression_is_refused) {
+TEST_F(http_webhook, filter_expression_is_refused) {
   hook.filter = dsl::event_source_filter{"body.a == 1"};
   EXPECT_THROW(start(), core::source_error);
 }
 
-TEST_F(webhook_test, bad_port_is_refused) {
+TEST_F(http_webhook, bad_port_is_refused) {
   hook.port = "http";
   EXPECT_THROW(start(), core::source_error);
 }
 
-TEST_F(webhook_test, port_in_use_fails_start) {
+TEST_F(http_webhook, port_in_use_fails_start) {
   auto first = start();
   hook.endpoint = "/second";
   auto other_factory =
@@ -335,7 +336,7 @@ TEST_F(webhook_test, port_in_use_fails_start) {
   }
 }
 
-TEST_F(webhook_test, two_events_share_a_port) {
+TEST_F(http_webhook, two_events_share_a_port) {
   auto first = start("example");
   hook.endpoint = "/second";
   auto second = start("second");
@@ -347,7 +348,7 @@ TEST_F(webhook_test, two_events_share_a_port) {
   EXPECT_EQ(events[1].subject, "second");
 }
 
-TEST_F(webhook_test, destroying_the_source_removes_its_route) {
+TEST_F(http_webhook, destroying_the_source_removes_its_route) {
   auto source = start();
   EXPECT_EQ(test::http_request("POST", url(), "{}").status, 200);
   source.reset();

@@ -1,9 +1,3 @@
-// Must match ganglion_http, which builds with it: Asio's executor types change layout with it,
-// and two layouts of the same inline templates in one program break at run time.
-#ifndef BOOST_ASIO_NO_DEPRECATED
-#define BOOST_ASIO_NO_DEPRECATED
-#endif
-
 #include "http_sink.hpp"
 
 #include <atomic>

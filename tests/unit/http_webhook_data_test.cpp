@@ -40,10 +40,12 @@ TEST(http_webhook_data, headers_grouped_by_canonical_name) {
                       {"x-multi", "2"},
                       {"Transfer-Encoding", "chunked"},
                       {"authorization", "Bearer secret"}};
-  EXPECT_EQ(headers_to_json(headers, false),
-            R"({"Authorization":["Bearer secret"],"Content-Type":["application/json"],"X-Multi":["1","2"]})");
-  EXPECT_EQ(headers_to_json(headers, true),
-            R"({"Authorization":["*** Masked Auth Secret ***"],"Content-Type":["application/json"],"X-Multi":["1","2"]})");
+  EXPECT_EQ(
+    headers_to_json(headers, false),
+    R"({"Authorization":["Bearer secret"],"Content-Type":["application/json"],"X-Multi":["1","2"]})");
+  EXPECT_EQ(
+    headers_to_json(headers, true),
+    R"({"Authorization":["*** Masked Auth Secret ***"],"Content-Type":["application/json"],"X-Multi":["1","2"]})");
 }
 
 TEST(http_webhook_data, json_bodies_are_validated_and_minified) {
@@ -66,7 +68,8 @@ TEST(http_webhook_data, form_content_type_by_media_type) {
 }
 
 TEST(http_webhook_data, event_data_shape) {
-  EXPECT_EQ(webhook_event_data(R"({"A":["1"]})", "[1]", {}), R"({"header":{"A":["1"]},"body":[1]})");
+  EXPECT_EQ(webhook_event_data(R"({"A":["1"]})", "[1]", {}),
+            R"({"header":{"A":["1"]},"body":[1]})");
   EXPECT_EQ(webhook_event_data("{}", "{}", {{"k", "v"}}),
             R"({"header":{},"body":{},"metadata":{"k":"v"}})");
 }

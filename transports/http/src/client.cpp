@@ -80,7 +80,8 @@ std::string prepare(transfer& t) {
   curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(1, r.timeout.count())));
+  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(std::max<std::int64_t>(1, r.timeout.count())));
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.error);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, append_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t.result.body);

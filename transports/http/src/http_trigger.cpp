@@ -25,8 +25,8 @@ struct request_template {
 std::string read_secret(const core::trigger_context& ctx, const dsl::secret_key_selector& ref,
                         const char* field) {
   if (!ctx.secrets)
-    throw core::trigger_error(fmt::format("{}: secret {}/{} is needed but no secret store is configured",
-                                          field, ref.name, ref.key));
+    throw core::trigger_error(fmt::format(
+      "{}: secret {}/{} is needed but no secret store is configured", field, ref.name, ref.key));
   std::string error;
   auto value = ctx.secrets->read(ref.name, ref.key, &error);
   if (!value)
@@ -75,6 +75,8 @@ std::shared_ptr<const request_template> make_template(const core::trigger_contex
   r.timeout = std::chrono::seconds{seconds};
   for (const auto& [name, value] : spec.headers)
     r.headers.emplace_back(name, value);
+  if (!spec.host.empty())
+    r.headers.emplace_back("Host", spec.host);
   for (const auto& header : spec.secure_headers) {
     if (header.config_map)
       throw core::trigger_error(
@@ -125,7 +127,8 @@ public:
       try {
         r.body = build_body(invocation);
       } catch (const std::exception& e) {
-        done(core::trigger_outcome{false, fmt::format("cannot build the payload: {}", e.what()), {}});
+        done(
+          core::trigger_outcome{false, fmt::format("cannot build the payload: {}", e.what()), {}});
         return;
       }
     }
@@ -184,6 +187,8 @@ std::unique_ptr<core::trigger_executor> create(const std::shared_ptr<client>& re
     throw core::trigger_error("template parameters are not supported yet");
   if (!spec.parameters.empty())
     throw core::trigger_error("http.parameters are not supported yet");
+  if (!spec.dynamic_headers.empty())
+    throw core::trigger_error("http.dynamicHeaders are not supported yet");
   std::vector<dsl::compiled_parameter> payload;
   payload.reserve(spec.payload.size());
   for (std::size_t i = 0; i < spec.payload.size(); ++i) {

@@ -89,7 +89,8 @@ route server_pool::add_route(const std::string& host, std::uint16_t port, const 
   if (!h)
     throw server_error(fmt::format("route {} has no handler", path));
   auto tls = options.tls;
-  auto entry = std::make_shared<detail::route_entry>(detail::route_entry{std::move(h), std::move(options)});
+  auto entry =
+    std::make_shared<detail::route_entry>(detail::route_entry{std::move(h), std::move(options)});
 
   std::lock_guard guard{impl_->mutex};
   if (impl_->io->stopped)
@@ -105,7 +106,8 @@ route server_pool::add_route(const std::string& host, std::uint16_t port, const 
       throw server_error(fmt::format("port {} already serves {}", port,
                                      l->tls() ? "HTTPS" : "plain HTTP"));
     if (tls && *l->tls() != *tls)
-      throw server_error(fmt::format("port {} already serves HTTPS with another certificate", port));
+      throw server_error(
+        fmt::format("port {} already serves HTTPS with another certificate", port));
   } else {
     l = std::make_shared<detail::listener>(impl_->io, std::move(tls));
     l->open(host, port);
