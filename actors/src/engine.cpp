@@ -1,5 +1,6 @@
 #include "ganglion/core/engine.hpp"
 
+#include <set>
 #include <thread>
 
 #include <caf/all.hpp>
@@ -35,7 +36,8 @@ struct engine::impl {
   }
 
   void plan_sources(const dsl::event_source& es, root_plan& plan);
-  void plan_sensor(const dsl::sensor& sensor, root_plan& plan);
+  void plan_sensor(const dsl::sensor& sensor, root_plan& plan,
+                   const std::set<std::pair<std::string, std::string>>& provided);
   std::optional<trigger_setup> plan_trigger(const dsl::sensor& sensor, const dsl::trigger& t);
 };
 
@@ -109,6 +111,19 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     spdlog::error("trigger {}: {}", status_name, why);
     return std::nullopt;
   }
+  trigger_context probe;
+  probe.sensor_name = sensor.metadata.name;
+  probe.manifest = &t;
+  probe.secrets = secrets;
+  probe.metrics = &metrics;
+  try {
+    // A configuration the executor refuses does not heal by restarting: report it at once.
+    factory->second(probe);
+  } catch (const std::exception& ex) {
+    status.set("trigger", status_name, phase::error, ex.what());
+    spdlog::error("trigger {} cannot run: {}", status_name, ex.what());
+    return std::nullopt;
+  }
   warn_unexecuted(status_name, t);
   trigger_setup setup;
   setup.sensor_name = sensor.metadata.name;
@@ -123,8 +138,14 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   return setup;
 }
 
-void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan) {
+void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
+                               const std::set<std::pair<std::string, std::string>>& provided) {
   const auto& name = sensor.metadata.name;
+  for (const auto& dep : sensor.spec.dependencies)
+    if (!provided.count({dep.event_source_name, dep.event_name}))
+      spdlog::warn("sensor {}: dependency {} waits for {}/{}, which no loaded EventSource "
+                   "provides",
+                   name, dep.name, dep.event_source_name, dep.event_name);
   try {
     sensor_core probe{sensor};
   } catch (const std::exception& ex) {
@@ -192,9 +213,19 @@ void engine::start(const std::vector<dsl::document>& documents) {
     return handle;
   };
   plan->children.push_back(std::move(bus_spec));
+  std::set<std::pair<std::string, std::string>> provided;
+  for (const auto& doc : documents)
+    if (auto es = std::get_if<dsl::event_source>(&doc.body)) {
+      for (const auto& [event, spec] : es->spec.webhook)
+        provided.emplace(es->metadata.name, event);
+      for (const auto& [event, spec] : es->spec.calendar)
+        provided.emplace(es->metadata.name, event);
+      for (const auto& u : es->spec.unmodelled)
+        provided.emplace(es->metadata.name, u.name);
+    }
   for (const auto& doc : documents)
     if (auto s = std::get_if<dsl::sensor>(&doc.body))
-      d.plan_sensor(*s, *plan);
+      d.plan_sensor(*s, *plan, provided);
   for (const auto& doc : documents)
     if (auto es = std::get_if<dsl::event_source>(&doc.body))
       d.plan_sources(*es, *plan);

@@ -108,3 +108,47 @@ TEST(e2e_lifecycle, run_refuses_invalid_manifests_with_exit_code_one) {
   test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/bad.yaml"}};
   EXPECT_EQ(proc.wait(20s), 1) << proc.output();
 }
+
+TEST(e2e_lifecycle, a_trigger_type_that_cannot_run_is_reported_and_its_siblings_fire) {
+  test::http_sink sink;
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: s
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: hooks
+      eventName: example
+  triggers:
+    - template:
+        name: workflow
+        k8s:
+          operation: create
+          source:
+            resource:
+              apiVersion: v1
+              kind: ConfigMap
+              metadata:
+                generateName: x-
+    - template:
+        name: notify
+        http:
+          url: {}
+)", sink.url("/n"))};
+  auto status = test::http_request("GET", engine.admin_url("/v1/status")).body;
+  EXPECT_NE(status.find("k8s triggers are not supported yet"), std::string::npos) << status;
+  EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);
+  EXPECT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  std::string metrics;
+  for (int i = 0; i < 100; ++i) {
+    metrics = test::http_request("GET", engine.admin_url("/metrics")).body;
+    if (metrics.find(R"(ganglion_triggers_dropped_total{sensor="s"} 1)") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_NE(metrics.find(R"(ganglion_triggers_dropped_total{sensor="s"} 1)"), std::string::npos)
+    << metrics;
+}
