@@ -8,7 +8,8 @@ JOBS       ?= $(shell nproc)
 PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
   libcaf-dev libsimdjson-dev libconcurrentqueue-dev libyaml-cpp-dev libre2-dev \
   libboost1.81-dev libcurl4-openssl-dev libssl-dev libspdlog-dev libfmt-dev libcli11-dev \
-  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  libjq-dev liblua5.4-dev libcctz-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -23,6 +23,20 @@ find_package(Boost 1.81 EXACT REQUIRED)
 add_compile_definitions(BOOST_ASIO_NO_DEPRECATED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 
+pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
+
+# cctz (time zones; libstdc++ 12 has no tzdb) and libjq ship no CMake or pkg-config metadata.
+find_path(CCTZ_INCLUDE_DIR cctz/time_zone.h REQUIRED)
+find_library(CCTZ_LIBRARY cctz REQUIRED)
+add_library(cctz::cctz UNKNOWN IMPORTED)
+set_target_properties(cctz::cctz PROPERTIES IMPORTED_LOCATION "${CCTZ_LIBRARY}"
+  INTERFACE_INCLUDE_DIRECTORIES "${CCTZ_INCLUDE_DIR}")
+find_path(JQ_INCLUDE_DIR jq.h REQUIRED)
+find_library(JQ_LIBRARY jq REQUIRED)
+add_library(jq::jq UNKNOWN IMPORTED)
+set_target_properties(jq::jq PROPERTIES IMPORTED_LOCATION "${JQ_LIBRARY}"
+  INTERFACE_INCLUDE_DIRECTORIES "${JQ_INCLUDE_DIR}")
+
 find_path(CONCURRENTQUEUE_INCLUDE_DIR concurrentqueue/concurrentqueue.h REQUIRED)
 add_library(moodycamel::concurrentqueue INTERFACE IMPORTED)
 set_target_properties(moodycamel::concurrentqueue PROPERTIES
