@@ -44,19 +44,13 @@ struct engine::impl {
 namespace {
 
 void warn_unexecuted(const std::string& name, const dsl::trigger& t) {
-  auto warn = [&](const char* field) {
-    spdlog::warn("trigger {}: {} is not executed yet and is ignored", name, field);
-  };
-  if (t.retry_strategy)
-    warn("retryStrategy");
-  if (t.rate_limit_)
-    warn("rateLimit");
-  if (t.at_least_once)
-    warn("atLeastOnce");
-  if (t.dlq_trigger)
-    warn("dlqTrigger");
   if (t.policy && t.policy->k8s)
-    warn("policy.k8s");
+    spdlog::warn("trigger {}: policy.k8s is not executed yet and is ignored", name);
+  if (t.at_least_once)
+    spdlog::info("trigger {}: atLeastOnce: the embedded bus keeps each event until the trigger "
+                 "(its retries and dead-letter trigger included) finished; it is held in "
+                 "memory, so a crash loses it",
+                 name);
 }
 
 } // namespace
@@ -111,14 +105,28 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     spdlog::error("trigger {}: {}", status_name, why);
     return std::nullopt;
   }
-  trigger_context probe;
-  probe.sensor_name = sensor.metadata.name;
-  probe.manifest = &t;
-  probe.secrets = secrets;
-  probe.metrics = &metrics;
+  auto make_context = [&](const dsl::trigger& manifest) {
+    trigger_context ctx;
+    ctx.sensor_name = sensor.metadata.name;
+    ctx.manifest = &manifest;
+    ctx.secrets = secrets;
+    ctx.metrics = &metrics;
+    return ctx;
+  };
+  std::optional<executor_setup> dead_letter;
   try {
     // A configuration the executor refuses does not heal by restarting: report it at once.
-    factory->second(probe);
+    factory->second(make_context(t));
+    if (t.dlq_trigger) {
+      const auto& dlq = *t.dlq_trigger;
+      auto dlq_type = dlq.template_.action_types.empty() ? std::string{}
+                                                         : dlq.template_.action_types.front();
+      auto dlq_factory = triggers.find(dlq_type);
+      if (dlq_factory == triggers.end())
+        throw std::runtime_error("dlqTrigger: " + dlq_type + " triggers are not supported yet");
+      dlq_factory->second(make_context(dlq));
+      dead_letter = executor_setup{dlq_factory->second, make_context(dlq)};
+    }
   } catch (const std::exception& ex) {
     status.set("trigger", status_name, phase::error, ex.what());
     spdlog::error("trigger {} cannot run: {}", status_name, ex.what());
@@ -133,6 +141,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   setup.context.secrets = secrets;
   setup.context.metrics = &metrics;
   setup.concurrency = options.trigger_concurrency;
+  setup.dead_letter = std::move(dead_letter);
   setup.work = work;
   status.set("trigger", status_name, phase::pending);
   return setup;

@@ -33,6 +33,8 @@ using restart_atom = caf::atom_constant<caf::atom("restart")>;
 using fail_atom = caf::atom_constant<caf::atom("fail")>;
 using stop_atom = caf::atom_constant<caf::atom("stop")>;
 using idle_atom = caf::atom_constant<caf::atom("idle")>;
+using retry_atom = caf::atom_constant<caf::atom("retry")>;
+using pump_atom = caf::atom_constant<caf::atom("pump")>;
 
 } // namespace ganglion::core
 
