@@ -59,6 +59,7 @@ TEST(e2e_delivery, retries_until_the_status_policy_accepts) {
 )", sink.url("/flaky")))};
   EXPECT_EQ(e2e::post(port, "example", R"({"n":1})").status, 200);
   ASSERT_TRUE(sink.wait_for(2, 10s)) << engine.output();
+  std::this_thread::sleep_for(100ms); // the second 503 is on its way; the next attempt is 300 ms off
   sink.set_status(200);
   EXPECT_TRUE(wait_for_text(engine, R"(ganglion_triggers_fired_total{sensor="s",trigger="flaky"} 1)"))
     << metrics_of(engine) << engine.output();
