@@ -41,6 +41,26 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
     r.content_type = "application/json";
     return r;
   }));
+  routes.push_back(pool.add_route(
+    host, static_cast<std::uint16_t>(port), "/v1/explain",
+    [&engine](http::request&& req, http::responder reply) {
+      auto query = http::parse_query(req.query);
+      auto found = query.find("sensor");
+      auto sensor = found == query.end() ? std::string{} : found->second.front();
+      if (sensor.empty()) {
+        reply(http::text_response(400, "missing query parameter: sensor"));
+        return;
+      }
+      auto body = engine.explain(sensor);
+      if (!body) {
+        reply(http::text_response(404, "no sensor named '" + sensor + "'"));
+        return;
+      }
+      http::response r;
+      r.body = std::move(*body);
+      r.content_type = "application/json";
+      reply(std::move(r));
+    }));
   return routes;
 }
 

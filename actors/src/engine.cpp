@@ -1,5 +1,6 @@
 #include "ganglion/core/engine.hpp"
 
+#include <map>
 #include <set>
 #include <thread>
 
@@ -7,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "embedded_bus.hpp"
+#include "explain_log.hpp"
 #include "engine_root.hpp"
 #include "log_trigger.hpp"
 #include "sensor_actor.hpp"
@@ -27,6 +29,7 @@ struct engine::impl {
   std::shared_ptr<embedded_bus> bus;
   caf::actor root;
   std::vector<std::shared_ptr<const dsl::event_source>> event_sources;
+  std::map<std::string, std::shared_ptr<explain_log>> explain_logs;
   bool started = false;
   bool stopped = false;
 
@@ -170,6 +173,8 @@ void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
   setup.status = &status;
   setup.metrics = &metrics;
   setup.policy = policy();
+  setup.matching.dedup_window = options.dedup_window;
+  setup.explain = explain_logs[name] = std::make_shared<explain_log>();
   for (const auto& t : manifest->spec.triggers) {
     auto trigger = plan_trigger(*manifest, t);
     if (trigger)
@@ -264,6 +269,13 @@ status_board& engine::status() noexcept {
 
 metrics_registry& engine::metrics() noexcept {
   return impl_->metrics;
+}
+
+std::optional<std::string> engine::explain(const std::string& sensor) const {
+  auto it = impl_->explain_logs.find(sensor);
+  if (it == impl_->explain_logs.end())
+    return std::nullopt;
+  return it->second->to_json(sensor);
 }
 
 bool engine::ready() const {

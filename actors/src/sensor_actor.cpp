@@ -85,7 +85,8 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   st.setup = std::move(setup);
   const auto& name = st.setup.manifest->metadata.name;
   try {
-    st.core = std::make_unique<sensor_core>(*st.setup.manifest, st.setup.metrics);
+    st.core = std::make_unique<sensor_core>(*st.setup.manifest, st.setup.metrics,
+                                            st.setup.matching);
   } catch (const std::exception& ex) {
     self->quit(component_failure(ex.what()));
     return {};
@@ -114,8 +115,16 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
     [=](event_batch& batch) {
       auto& st = self->state;
       st.received->inc(batch.events.size());
-      for (const auto& e : batch.events)
-        st.core->process(e, st.scratch);
+      for (const auto& e : batch.events) {
+        st.core->process(e, st.scratch, &st.verdicts);
+        if (st.verdicts.empty())
+          continue;
+        auto now = now_rfc3339();
+        for (auto& v : st.verdicts)
+          st.setup.explain->record(st.core->dependencies()[v.dependency].name,
+                                   {now, e->id, v.pass, std::move(v.kind), std::move(v.reason)});
+        st.verdicts.clear();
+      }
       st.setup.work->add(static_cast<std::int64_t>(st.scratch.size()));
       st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
       for (auto& f : st.scratch)

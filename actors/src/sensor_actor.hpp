@@ -8,6 +8,7 @@
 #include <caf/all.hpp>
 
 #include "embedded_bus.hpp"
+#include "explain_log.hpp"
 #include "ganglion/core/status.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "messages.hpp"
@@ -28,6 +29,9 @@ struct sensor_setup {
   status_board* status = nullptr;
   metrics_registry* metrics = nullptr;
   supervision_policy policy;
+  sensor_options matching;
+  /// Where the sensor records its recent verdicts for /v1/explain.
+  std::shared_ptr<explain_log> explain;
 };
 
 /// State of a sensor actor: its matching core and its supervised trigger actors.
@@ -40,6 +44,7 @@ struct sensor_state {
   std::vector<std::deque<fire_request>> parked;
   std::vector<bool> dead;
   std::vector<firing> scratch;
+  std::vector<dependency_verdict> verdicts;
   counter* dropped = nullptr;
   counter* received = nullptr;
 

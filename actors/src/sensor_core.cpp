@@ -46,10 +46,27 @@ dsl::event_view make_view(const event& e) {
   return view;
 }
 
+void count_rejection(compiled_dependency& dep, const dependency_verdict& verdict) {
+  bool error = verdict.reason.find("error") != std::string::npos;
+  (error ? dep.errored : dep.rejected)->inc();
+  auto& by_kind = dep.rejected_by_kind[verdict.kind];
+  if (!by_kind)
+    by_kind = &dep.metrics->get_counter(
+      "ganglion_dependency_rejections_total", "Events a dependency rejected, by filter kind",
+      {{"sensor", dep.sensor_name}, {"dependency", dep.name}, {"kind", verdict.kind}});
+  by_kind->inc();
+}
+
 } // namespace
 
-sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics)
-  : sensor_name_(manifest.metadata.name) {
+sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
+                         sensor_options options)
+  : sensor_name_(manifest.metadata.name), options_(options) {
+  if (metrics)
+    duplicate_counter_ = &metrics->get_counter(
+      "ganglion_sensor_duplicates_total",
+      "Events skipped because their id was processed within the dedup window",
+      {{"sensor", sensor_name_}});
   const auto& spec = manifest.spec;
   std::unordered_map<std::string, std::size_t> by_name;
   for (const auto& dep : spec.dependencies) {
@@ -79,6 +96,8 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics)
       c.passed = &metrics->get_counter("ganglion_dependency_events_total", help, series("pass"));
       c.rejected = &metrics->get_counter("ganglion_dependency_events_total", help, series("fail"));
       c.errored = &metrics->get_counter("ganglion_dependency_events_total", help, series("error"));
+      c.metrics = metrics;
+      c.sensor_name = sensor_name_;
     }
     by_name.emplace(dep.name, dependencies_.size());
     index_[route_key(dep.event_source_name, dep.event_name)].push_back(dependencies_.size());
@@ -128,43 +147,61 @@ std::vector<std::pair<std::string, std::string>> sensor_core::subscriptions() co
 }
 
 bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
-                          std::string& reason) {
-  // Argo's filterEvent order (data, then context) and its AND/OR error rules.
+                          dependency_verdict& verdict) {
+  // Argo's filterEvent: each configured filter kind in order; AND stops at the first error,
+  // OR passes when any configured kind passes (errors of the others are only reported).
   bool any_configured = false;
   bool any_pass = false;
   bool all_pass = true;
-  std::vector<std::string> errors;
-  if (dep.data) {
+  std::vector<std::string> problems;
+  auto apply = [&](const char* kind, const dsl::filter_outcome& outcome) {
     any_configured = true;
-    auto outcome = dep.data->evaluate(view);
-    if (!outcome.error.empty()) {
-      if (!dep.filters_or) {
-        reason = outcome.error;
-        return false;
-      }
-      errors.push_back(outcome.error);
+    any_pass |= outcome.pass;
+    all_pass &= outcome.pass;
+    if (outcome.pass)
+      return true;
+    if (verdict.kind.empty()) {
+      verdict.kind = kind;
+      verdict.reason = fmt::format("{} filter: {}", kind,
+                                   outcome.error.empty() ? "rejected the event" : outcome.error);
     }
-    any_pass |= outcome.pass;
-    all_pass &= outcome.pass;
-    if (!outcome.pass && outcome.error.empty() && reason.empty())
-      reason = "data filter rejected the event";
-  }
-  if (dep.context) {
-    any_configured = true;
-    auto outcome = dsl::evaluate_context_filter(*dep.context, view);
-    any_pass |= outcome.pass;
-    all_pass &= outcome.pass;
-    if (!outcome.pass && reason.empty())
-      reason = outcome.error.empty() ? "context filter rejected the event" : outcome.error;
-  }
+    if (!outcome.error.empty())
+      problems.push_back(fmt::format("{} filter: {}", kind, outcome.error));
+    return dep.filters_or || outcome.error.empty();
+  };
+  if (dep.data && !apply("data", dep.data->evaluate(view)))
+    return false;
+  if (dep.context && !apply("context", dsl::evaluate_context_filter(*dep.context, view)))
+    return false;
   if (!any_configured)
     return true;
   bool pass = dep.filters_or ? any_pass : all_pass;
-  if (!pass && dep.filters_or && !errors.empty())
-    reason = fmt::format("{}", fmt::join(errors, "; "));
-  if (pass)
-    reason.clear();
+  if (pass) {
+    verdict.kind.clear();
+    verdict.reason.clear();
+  } else if (dep.filters_or && !problems.empty()) {
+    verdict.reason = fmt::format("{}", fmt::join(problems, "; "));
+  }
   return pass;
+}
+
+bool sensor_core::seen_before(const std::string& id) {
+  if (options_.dedup_window.count() <= 0 || id.empty())
+    return false;
+  auto now = std::chrono::steady_clock::now();
+  while (!seen_order_.empty()
+         && (now - seen_order_.front().first > options_.dedup_window
+             || seen_order_.size() > options_.dedup_capacity)) {
+    auto it = seen_.find(seen_order_.front().second);
+    if (it != seen_.end() && it->second == seen_order_.front().first)
+      seen_.erase(it);
+    seen_order_.pop_front();
+  }
+  auto [it, added] = seen_.try_emplace(id, now);
+  if (!added)
+    return true;
+  seen_order_.emplace_back(now, id);
+  return false;
 }
 
 void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
@@ -172,6 +209,12 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
   auto it = index_.find(route_key(e->source, e->subject));
   if (it == index_.end())
     return;
+  if (seen_before(e->id)) {
+    ++duplicates_;
+    if (duplicate_counter_)
+      duplicate_counter_->inc();
+    return;
+  }
   auto view = make_view(*e);
   if (e->datacontenttype == "application/json" && !e->data.empty()) {
     auto parsed = parser_.parse(e->data);
@@ -183,18 +226,18 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
   bool any = false;
   for (auto d : it->second) {
     auto& dep = dependencies_[d];
-    std::string reason;
-    bool pass = accepts(dep, view, reason);
+    dependency_verdict verdict;
+    verdict.dependency = d;
+    bool pass = accepts(dep, view, verdict);
+    verdict.pass = pass;
     matched_[d] = pass;
     any |= pass;
     if (pass && dep.passed)
       dep.passed->inc();
-    else if (!pass && dep.errored && reason.find("error") != std::string::npos)
-      dep.errored->inc();
-    else if (!pass && dep.rejected)
-      dep.rejected->inc();
+    else if (!pass && dep.metrics)
+      count_rejection(dep, verdict);
     if (verdicts)
-      verdicts->push_back({d, pass, std::move(reason)});
+      verdicts->push_back(std::move(verdict));
   }
   if (!any)
     return;

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -28,6 +30,10 @@ struct compiled_dependency {
   counter* passed = nullptr;
   counter* rejected = nullptr;
   counter* errored = nullptr;
+  metrics_registry* metrics = nullptr;
+  std::string sensor_name;
+  /// Rejections by kind, created on first use.
+  std::unordered_map<std::string, counter*> rejected_by_kind;
 };
 
 /// A trigger's condition with its join state.
@@ -51,7 +57,17 @@ struct firing {
 struct dependency_verdict {
   std::size_t dependency = 0;
   bool pass = false;
+  /// Which stage rejected it: data, context, expr, time, script, transform (empty on pass).
+  std::string kind;
   std::string reason;
+};
+
+/// Settings of a sensor's matching core.
+struct sensor_options {
+  /// An event id seen again within this window is skipped (0: no deduplication).
+  std::chrono::milliseconds dedup_window{300000};
+  /// Most event ids remembered for deduplication; the oldest are forgotten first.
+  std::size_t dedup_capacity = 1u << 20;
 };
 
 /// The matching core of one sensor: routes an event to its dependencies, runs their filters
@@ -60,10 +76,12 @@ struct dependency_verdict {
 class sensor_core {
 public:
   /// Compiles the sensor; throws std::runtime_error naming what cannot run.
-  explicit sensor_core(const dsl::sensor& manifest, metrics_registry* metrics = nullptr);
+  explicit sensor_core(const dsl::sensor& manifest, metrics_registry* metrics = nullptr,
+                       sensor_options options = {});
 
   /// Processes one event; appends the firings it causes to `out` and, when `verdicts` is
-  /// given, why each dependency accepted or rejected it.
+  /// given, why each dependency accepted or rejected it. An event whose id was processed
+  /// within the dedup window is skipped and counted.
   void process(const event_ptr& e, std::vector<firing>& out,
                std::vector<dependency_verdict>* verdicts = nullptr);
 
@@ -79,8 +97,12 @@ public:
   /// Clears every trigger's join state.
   void reset();
 
+  /// Events skipped because their id was seen within the dedup window.
+  std::uint64_t duplicates() const noexcept { return duplicates_; }
+
 private:
-  bool accepts(compiled_dependency& dep, const dsl::event_view& view, std::string& reason);
+  bool accepts(compiled_dependency& dep, const dsl::event_view& view, dependency_verdict& verdict);
+  bool seen_before(const std::string& id);
 
   std::string sensor_name_;
   std::vector<compiled_dependency> dependencies_;
@@ -91,6 +113,11 @@ private:
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> users_;
   simdjson::dom::parser parser_;
   std::vector<std::uint8_t> matched_;
+  sensor_options options_;
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> seen_;
+  std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> seen_order_;
+  std::uint64_t duplicates_ = 0;
+  counter* duplicate_counter_ = nullptr;
 };
 
 } // namespace ganglion::core

@@ -152,3 +152,41 @@ spec:
   EXPECT_NE(metrics.find(R"(ganglion_triggers_dropped_total{sensor="s"} 1)"), std::string::npos)
     << metrics;
 }
+
+TEST(e2e_lifecycle, explain_shows_why_a_dependency_rejected_an_event) {
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: picky
+spec:
+  dependencies:
+    - name: only-main
+      eventSourceName: hooks
+      eventName: example
+      filters:
+        data:
+          - path: body.ref
+            type: string
+            value: ["^main$"]
+  triggers:
+    - template:
+        name: t
+        log: {}
+)"};
+  EXPECT_EQ(e2e::post(port, "example", R"({"ref":"dev"})").status, 200);
+  EXPECT_EQ(e2e::post(port, "example", R"({"other":1})").status, 200);
+  std::string body;
+  for (int i = 0; i < 100; ++i) {
+    body = test::http_request("GET", engine.admin_url("/v1/explain?sensor=picky")).body;
+    if (body.find("does not exist") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_NE(body.find("\"only-main\""), std::string::npos) << body;
+  EXPECT_NE(body.find("\"kind\": \"data\""), std::string::npos) << body;
+  EXPECT_NE(body.find("path 'body.ref' does not exist"), std::string::npos) << body;
+  EXPECT_EQ(test::http_request("GET", engine.admin_url("/v1/explain?sensor=nope")).status, 404);
+  EXPECT_EQ(test::http_request("GET", engine.admin_url("/v1/explain")).status, 400);
+}

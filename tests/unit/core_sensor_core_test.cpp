@@ -175,3 +175,42 @@ TEST(sensor_core, filters_that_run_in_a_later_release_are_refused_by_name) {
     EXPECT_NE(std::string{ex.what()}.find("script filters"), std::string::npos) << ex.what();
   }
 }
+
+TEST(sensor_core, an_event_id_seen_within_the_dedup_window_is_skipped) {
+  core::sensor_core sc{sensor_of({dependency("a", "es", "a")}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  auto first = make_event("es", "a", "{}");
+  auto again = std::make_shared<core::event>(*first);
+  sc.process(first, out);
+  sc.process(again, out);
+  EXPECT_EQ(out.size(), 1u);
+  EXPECT_EQ(sc.duplicates(), 1u);
+  sc.process(make_event("es", "a", "{}"), out);
+  EXPECT_EQ(out.size(), 2u);
+}
+
+TEST(sensor_core, deduplication_can_be_switched_off) {
+  core::sensor_options options;
+  options.dedup_window = std::chrono::milliseconds{0};
+  core::sensor_core sc{sensor_of({dependency("a", "es", "a")}, {log_trigger("t")}), nullptr,
+                       options};
+  std::vector<core::firing> out;
+  auto first = make_event("es", "a", "{}");
+  sc.process(first, out);
+  sc.process(first, out);
+  EXPECT_EQ(out.size(), 2u);
+}
+
+TEST(sensor_core, verdicts_name_the_filter_kind_that_rejected) {
+  auto dep = dependency("a", "es", "a");
+  dep.filters.emplace();
+  dep.filters->context.emplace();
+  dep.filters->context->type = "calendar";
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  std::vector<core::dependency_verdict> verdicts;
+  sc.process(make_event("es", "a", "{}"), out, &verdicts);
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].kind, "context");
+  EXPECT_NE(verdicts[0].reason.find("context filter"), std::string::npos) << verdicts[0].reason;
+}

@@ -10,7 +10,7 @@ namespace ganglion::http::detail {
 
 namespace {
 
-using string_lists = std::map<std::string, std::vector<std::string>>;
+using string_lists = query_values;
 
 bool is_token_byte(unsigned char c) {
   static constexpr std::string_view extra = "!#$%&'*+-.^_`|~";
@@ -28,7 +28,7 @@ int hex_value(char c) {
 }
 
 /// Go's url.QueryUnescape; nullopt on a bad `%` escape.
-std::optional<std::string> query_unescape(std::string_view in) {
+std::optional<std::string> query_unescape_impl(std::string_view in) {
   std::string out;
   out.reserve(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -64,6 +64,10 @@ std::string to_json(const string_lists& values) {
 
 } // namespace
 
+std::optional<std::string> query_unescape(std::string_view in) {
+  return query_unescape_impl(in);
+}
+
 std::string canonical_header_key(std::string_view name) {
   for (unsigned char c : name)
     if (!is_token_byte(c))
@@ -81,22 +85,7 @@ std::string canonical_header_key(std::string_view name) {
 }
 
 std::string query_to_json(std::string_view query) {
-  string_lists values;
-  while (!query.empty()) {
-    auto amp = query.find('&');
-    auto pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-    if (pair.empty() || pair.find(';') != std::string_view::npos)
-      continue;
-    auto eq = pair.find('=');
-    auto key = query_unescape(pair.substr(0, eq));
-    auto value = eq == std::string_view::npos ? std::optional<std::string>{""}
-                                              : query_unescape(pair.substr(eq + 1));
-    if (!key || !value)
-      continue;
-    values[*key].push_back(std::move(*value));
-  }
-  return to_json(values);
+  return to_json(parse_query(query));
 }
 
 std::string headers_to_json(const header_list& headers, bool mask_authorization) {
@@ -162,3 +151,26 @@ std::string webhook_event_data(const std::string& header_json, const std::string
 }
 
 } // namespace ganglion::http::detail
+
+namespace ganglion::http {
+
+query_values parse_query(std::string_view query) {
+  query_values values;
+  while (!query.empty()) {
+    auto amp = query.find('&');
+    auto pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    if (pair.empty() || pair.find(';') != std::string_view::npos)
+      continue;
+    auto eq = pair.find('=');
+    auto key = detail::query_unescape(pair.substr(0, eq));
+    auto value = eq == std::string_view::npos ? std::optional<std::string>{""}
+                                              : detail::query_unescape(pair.substr(eq + 1));
+    if (!key || !value)
+      continue;
+    values[*key].push_back(std::move(*value));
+  }
+  return values;
+}
+
+} // namespace ganglion::http

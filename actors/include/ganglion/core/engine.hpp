@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ struct engine_options {
   std::size_t trigger_concurrency = 64;
   /// CAF scheduler threads (0: CAF's default).
   std::size_t scheduler_threads = 0;
+  /// A sensor skips an event whose id it processed within this window (0: never).
+  std::chrono::milliseconds dedup_window{300000};
 };
 
 /// The running engine: the actor system, the supervised tree of sources, bus, sensors and
@@ -59,6 +62,9 @@ public:
 
   /// True once every source listens.
   bool ready() const;
+
+  /// The recent verdicts of every dependency of `sensor` as JSON; nullopt for an unknown sensor.
+  std::optional<std::string> explain(const std::string& sensor) const;
 
 private:
   struct impl;

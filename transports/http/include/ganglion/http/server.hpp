@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -30,6 +31,13 @@ struct request {
   /// The first value of header `name` (case-insensitive), "" when absent.
   std::string header(std::string_view name) const;
 };
+
+/// Decoded query parameters: key → values in order of appearance.
+using query_values = std::map<std::string, std::vector<std::string>>;
+
+/// Go's url.ParseQuery: pairs split on `&`, `+` and `%XX` decoded; pairs with `;` or a bad
+/// escape are skipped.
+query_values parse_query(std::string_view query);
 
 /// An HTTP response a route handler sends.
 struct response {

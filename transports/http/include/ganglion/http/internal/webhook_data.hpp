@@ -15,6 +15,9 @@ namespace ganglion::http::detail {
 /// that are not HTTP token characters are returned unchanged.
 std::string canonical_header_key(std::string_view name);
 
+/// Go's url.QueryUnescape: `+` is a space, `%XX` a byte; nullopt on a bad escape.
+std::optional<std::string> query_unescape(std::string_view in);
+
 /// Go's url.ParseQuery as JSON (`{"k":["v",…]}`, keys sorted): pairs split on `&`, `+` and
 /// `%XX` decoded, pairs with `;` or a bad escape skipped.
 std::string query_to_json(std::string_view query);

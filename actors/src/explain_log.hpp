@@ -1,0 +1,41 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ganglion::core {
+
+/// One recorded decision of a dependency about an event.
+struct explained_verdict {
+  std::string time; ///< when it was decided (RFC 3339)
+  std::string event_id;
+  bool pass = false;
+  std::string kind;   ///< the filter kind that rejected it
+  std::string reason; ///< why, e.g. `data filter: data filter error (path 'x' does not exist)`
+};
+
+/// The most recent verdicts of every dependency of one sensor, for /v1/explain. Bounded: keeps
+/// `per_dependency` verdicts each. Written by the sensor actor, read by the admin thread; a
+/// write that would wait for a reader is skipped (sampling under contention).
+class explain_log {
+public:
+  explicit explain_log(std::size_t per_dependency = 20) : per_dependency_(per_dependency) {}
+
+  /// Records a verdict unless a reader holds the log right now.
+  void record(const std::string& dependency, explained_verdict verdict);
+
+  /// The log as JSON: `{"sensor":…, "dependencies":{"<name>":[verdicts, newest first]}}`.
+  std::string to_json(const std::string& sensor) const;
+
+private:
+  std::size_t per_dependency_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::deque<explained_verdict>> verdicts_;
+};
+
+} // namespace ganglion::core
