@@ -9,7 +9,7 @@ PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
   libcaf-dev libsimdjson-dev libconcurrentqueue-dev libyaml-cpp-dev libre2-dev \
   libboost1.81-dev libcurl4-openssl-dev libssl-dev libspdlog-dev libfmt-dev libcli11-dev \
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  libjq-dev liblua5.4-dev libcctz-dev
+  libjq-dev liblua5.4-dev libcctz-dev clang libclang-rt-14-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -54,6 +54,21 @@ run: build
 	@echo "(status: curl -sS http://127.0.0.1:9090/v1/status   metrics: curl -sS http://127.0.0.1:9090/metrics)"
 	@echo
 	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090 --webhook-host 127.0.0.1
+
+## fuzz: build the libFuzzer targets with clang into $(BUILD)/fuzz and run each for 60 s
+.PHONY: fuzz fuzz-smoke
+FUZZ_BUILD := $(BUILD)/fuzz
+$(FUZZ_BUILD)/CMakeCache.txt: tests/fuzz/CMakeLists.txt
+	cmake -S tests/fuzz -B $(FUZZ_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=clang++
+
+fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	tests/fuzz/run.sh $(FUZZ_BUILD) 60
+
+## fuzz-smoke: the same targets for 5 s each from the seed corpus (also `ctest -L fuzz`)
+fuzz-smoke: deps $(FUZZ_BUILD)/CMakeCache.txt
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	tests/fuzz/run.sh $(FUZZ_BUILD) 5
 
 clean:
 	rm -rf $(BUILD)

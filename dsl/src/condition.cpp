@@ -1,5 +1,5 @@
-// Trigger conditions (Argo's getDependencyExpression): `&&` over `||`, parentheses, names of
-// [A-Za-z0-9_.-]+, compiled to postfix code over variable indexes.
+// Trigger conditions (Argo's getDependencyExpression): `!` over `&&` over `||`, parentheses,
+// names of [A-Za-z0-9_.-]+, compiled to postfix code over variable indexes.
 
 #include "ganglion/dsl/condition.hpp"
 
@@ -17,7 +17,7 @@ namespace {
 
 /// One postfix instruction: push a variable, or combine the top two values.
 struct op {
-  enum kind_t : std::uint8_t { push, and_, or_ } kind;
+  enum kind_t : std::uint8_t { push, and_, or_, not_ } kind;
   std::uint32_t variable = 0;
 };
 
@@ -45,8 +45,8 @@ struct program {
   }
 };
 
-/// Recursive descent: or := and ('||' and)*; and := primary ('&&' primary)*;
-/// primary := name | '(' or ')'.
+/// Recursive descent: or := and ('||' and)*; and := unary ('&&' unary)*;
+/// unary := '!' unary | primary; primary := name | '(' or ')'.
 class condition_parser {
 public:
   condition_parser(std::string_view src, program& out) : src_(src), out_(out) {}
@@ -96,12 +96,26 @@ private:
   }
 
   void parse_and() {
-    parse_primary();
+    parse_unary();
     while (take_operator('&')) {
       out_.needs_state = true;
-      parse_primary();
+      parse_unary();
       out_.code.push_back({op::and_});
     }
+  }
+
+  void parse_unary() {
+    skip_ws();
+    if (pos_ < src_.size() && src_[pos_] == '!') {
+      std::size_t at = pos_++;
+      if (++nesting_ > max_depth)
+        fail("expression is nested too deeply", at);
+      parse_unary();
+      --nesting_;
+      out_.code.push_back({op::not_});
+      return;
+    }
+    parse_primary();
   }
 
   void parse_primary() {
@@ -135,6 +149,8 @@ private:
   void check_depth() const {
     std::size_t depth = 0, deepest = 0;
     for (const auto& o : out_.code) {
+      if (o.kind == op::not_)
+        continue;
       depth = o.kind == op::push ? depth + 1 : depth - 1;
       deepest = std::max(deepest, depth);
     }
@@ -152,12 +168,18 @@ private:
 std::string render(const program& c) {
   struct item {
     std::string text;
-    int precedence; // 2 name, 1 and, 0 or
+    int precedence; // 3 name, 2 not, 1 and, 0 or
   };
   std::vector<item> stack;
   for (const auto& o : c.code) {
     if (o.kind == op::push) {
-      stack.push_back({c.variables[o.variable], 2});
+      stack.push_back({c.variables[o.variable], 3});
+      continue;
+    }
+    if (o.kind == op::not_) {
+      auto& x = stack.back();
+      x.text = x.precedence < 2 ? "!(" + x.text + ")" : "!" + x.text;
+      x.precedence = 2;
       continue;
     }
     auto rhs = std::move(stack.back());
@@ -221,6 +243,9 @@ bool condition::evaluate(std::span<const std::uint8_t> present) const noexcept {
       case op::or_:
         --top;
         stack[top - 1] = stack[top - 1] | stack[top];
+        break;
+      case op::not_:
+        stack[top - 1] = !stack[top - 1];
         break;
     }
   }

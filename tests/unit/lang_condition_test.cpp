@@ -98,7 +98,9 @@ TEST(condition, errors_carry_the_offset) {
   EXPECT_EQ(error_offset("a | b"), 2u);
   EXPECT_EQ(error_offset("|| a"), 0u);
   EXPECT_EQ(error_offset("a b"), 2u);
-  EXPECT_EQ(error_offset("!a"), 0u);
+  EXPECT_EQ(error_offset("a !b"), 2u);
+  EXPECT_EQ(error_offset("a && !"), 6u);
+  EXPECT_EQ(error_offset("!"), 1u);
   EXPECT_EQ(error_offset("()"), 1u);
 }
 
@@ -107,6 +109,37 @@ TEST(condition, deep_nesting_is_an_error_not_a_crash) {
   EXPECT_THROW(condition::parse(deep), compile_error);
   std::string fine = std::string(50, '(') + "a" + std::string(50, ')');
   EXPECT_TRUE(holds(condition::parse(fine), {"a"}));
+}
+
+TEST(condition, not_binds_tighter_than_and) {
+  auto c = condition::parse("!a && b");
+  EXPECT_TRUE(c.needs_state());
+  EXPECT_TRUE(holds(c, {"b"}));
+  EXPECT_FALSE(holds(c, {"a", "b"}));
+  EXPECT_FALSE(holds(c, {}));
+  EXPECT_EQ(c.text(), "!a && b");
+  auto d = condition::parse("! (a || b) || c");
+  EXPECT_FALSE(d.needs_state());
+  EXPECT_TRUE(holds(d, {}));
+  EXPECT_FALSE(holds(d, {"a"}));
+  EXPECT_TRUE(holds(d, {"b", "c"}));
+  EXPECT_EQ(d.text(), "!(a || b) || c");
+}
+
+TEST(condition, not_with_dashed_names_and_double_negation) {
+  auto c = condition::parse("!!dep-1 && !dep_2.x");
+  EXPECT_EQ(c.variables(), (std::vector<std::string>{"dep-1", "dep_2.x"}));
+  EXPECT_TRUE(holds(c, {"dep-1"}));
+  EXPECT_FALSE(holds(c, {"dep-1", "dep_2.x"}));
+  EXPECT_FALSE(holds(c, {}));
+  EXPECT_EQ(c.text(), "!!dep-1 && !dep_2.x");
+  auto d = condition::parse("!(a && b)");
+  EXPECT_TRUE(d.needs_state());
+  EXPECT_TRUE(holds(d, {"a"}));
+  EXPECT_FALSE(holds(d, {"a", "b"}));
+  EXPECT_EQ(d.text(), "!(a && b)");
+  std::string many(100000, '!');
+  EXPECT_THROW(condition::parse(many + "a"), compile_error);
 }
 
 TEST(condition, copies_are_independent) {

@@ -9,8 +9,9 @@
 
 namespace ganglion::dsl {
 
-/// A compiled trigger condition over dependency names: `&&`, `||`, parentheses
-/// (e.g. `(dep01 || dep02) && dep-04`).
+/// A compiled trigger condition over dependency names: `!`, `&&`, `||`, parentheses
+/// (e.g. `(dep01 || dep02) && !dep-04`); `!` binds tightest, then `&&`, then `||`. `!` is a
+/// ganglion extension (Argo rejects it): `!d` holds while `d` holds no event.
 class condition {
 public:
   /// Compiles `text`; throws compile_error with the offending offset.

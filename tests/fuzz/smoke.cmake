@@ -1,0 +1,12 @@
+# Included from tests/CMakeLists.txt: the `fuzz_smoke` ctest test (label `fuzz`) builds the
+# libFuzzer targets with clang into ${CMAKE_BINARY_DIR}/fuzz and runs each for 5 seconds,
+# failing on any crash. Skipped when clang++ is not installed.
+find_program(GANGLION_FUZZ_CXX NAMES clang++ clang++-14)
+if(GANGLION_FUZZ_CXX)
+  add_test(NAME fuzz_smoke
+    COMMAND "${CMAKE_CURRENT_LIST_DIR}/run_smoke.sh" "${CMAKE_BINARY_DIR}/fuzz" "${GANGLION_FUZZ_CXX}")
+  # The first run compiles the instrumented dsl sources; later runs only fuzz (about 25 s).
+  set_tests_properties(fuzz_smoke PROPERTIES LABELS fuzz TIMEOUT 900 RUN_SERIAL TRUE)
+else()
+  message(STATUS "clang++ not found: the fuzz_smoke test is not registered")
+endif()
