@@ -25,10 +25,6 @@ void require_supported(const dsl::event_dependency& dep) {
     unsupported("transforms");
   if (!dep.filters)
     return;
-  if (!dep.filters->exprs.empty())
-    unsupported("exprs filters");
-  if (dep.filters->time)
-    unsupported("time filters");
   if (!dep.filters->script.empty())
     unsupported("script filters");
 }
@@ -77,16 +73,23 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
     c.event_name = dep.event_name;
     c.filters_or = dep.filters_logical_operator == "or";
     if (dep.filters) {
-      if (dep.filters->context)
-        c.context = *dep.filters->context;
-      if (!dep.filters->data.empty()) {
+      const auto& f = *dep.filters;
+      auto compile = [&](const char* kind, auto&& build) {
         try {
-          c.data.emplace(dep.filters->data, dep.filters->data_logical_operator);
+          build();
         } catch (const std::exception& ex) {
           throw std::runtime_error(
-            fmt::format("dependency '{}': data filter: {}", dep.name, ex.what()));
+            fmt::format("dependency '{}': {} filter: {}", dep.name, kind, ex.what()));
         }
-      }
+      };
+      if (!f.exprs.empty())
+        compile("exprs", [&] { c.exprs.emplace(f.exprs, f.expr_logical_operator); });
+      if (!f.data.empty())
+        compile("data", [&] { c.data.emplace(f.data, f.data_logical_operator); });
+      if (f.context)
+        c.context = *f.context;
+      if (f.time)
+        compile("time", [&] { c.time.emplace(*f.time); });
     }
     if (metrics) {
       auto series = [&](const char* result) {
@@ -169,9 +172,13 @@ bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
       problems.push_back(fmt::format("{} filter: {}", kind, outcome.error));
     return dep.filters_or || outcome.error.empty();
   };
+  if (dep.exprs && !apply("expr", dep.exprs->evaluate(view)))
+    return false;
   if (dep.data && !apply("data", dep.data->evaluate(view)))
     return false;
   if (dep.context && !apply("context", dsl::evaluate_context_filter(*dep.context, view)))
+    return false;
+  if (dep.time && !apply("time", dep.time->evaluate(view)))
     return false;
   if (!any_configured)
     return true;

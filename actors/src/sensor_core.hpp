@@ -14,7 +14,9 @@
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/dsl/condition.hpp"
+#include "ganglion/dsl/internal/expr_filter.hpp"
 #include "ganglion/dsl/internal/filter_eval.hpp"
+#include "ganglion/dsl/internal/time_filter.hpp"
 #include "ganglion/dsl/model.hpp"
 
 namespace ganglion::core {
@@ -24,8 +26,10 @@ struct compiled_dependency {
   std::string name;
   std::string event_source_name;
   std::string event_name;
-  std::optional<dsl::event_context> context;
+  std::optional<dsl::compiled_expr_filters> exprs;
   std::optional<dsl::compiled_data_filters> data;
+  std::optional<dsl::event_context> context;
+  std::optional<dsl::compiled_time_filter> time;
   bool filters_or = false;
   counter* passed = nullptr;
   counter* rejected = nullptr;
