@@ -16,19 +16,6 @@ std::string route_key(std::string_view source, std::string_view subject) {
   return key;
 }
 
-void require_supported(const dsl::event_dependency& dep) {
-  auto unsupported = [&](const char* what) {
-    throw std::runtime_error(
-      fmt::format("dependency '{}': {} are not supported yet", dep.name, what));
-  };
-  if (dep.transform && (!dep.transform->jq.empty() || !dep.transform->script.empty()))
-    unsupported("transforms");
-  if (!dep.filters)
-    return;
-  if (!dep.filters->script.empty())
-    unsupported("script filters");
-}
-
 dsl::event_view make_view(const event& e) {
   dsl::event_view view;
   view.id = e.id;
@@ -66,7 +53,6 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
   const auto& spec = manifest.spec;
   std::unordered_map<std::string, std::size_t> by_name;
   for (const auto& dep : spec.dependencies) {
-    require_supported(dep);
     compiled_dependency c;
     c.name = dep.name;
     c.event_source_name = dep.event_source_name;
@@ -90,6 +76,19 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
         c.context = *f.context;
       if (f.time)
         compile("time", [&] { c.time.emplace(*f.time); });
+      if (!f.script.empty())
+        compile("script", [&] { c.script.emplace(f.script); });
+    }
+    if (dep.transform) {
+      // Argo checks jq first: when both are set, jq wins.
+      try {
+        if (!dep.transform->jq.empty())
+          c.jq.emplace(dep.transform->jq);
+        else if (!dep.transform->script.empty())
+          c.lua.emplace(dep.transform->script);
+      } catch (const std::exception& ex) {
+        throw std::runtime_error(fmt::format("dependency '{}': transform: {}", dep.name, ex.what()));
+      }
     }
     if (metrics) {
       auto series = [&](const char* result) {
@@ -108,6 +107,7 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
   }
   users_.resize(dependencies_.size());
   matched_.resize(dependencies_.size());
+  matched_event_.resize(dependencies_.size());
 
   std::vector<std::string> all_names;
   for (const auto& dep : dependencies_)
@@ -180,6 +180,8 @@ bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
     return false;
   if (dep.time && !apply("time", dep.time->evaluate(view)))
     return false;
+  if (dep.script && !apply("script", dep.script->evaluate(view)))
+    return false;
   if (!any_configured)
     return true;
   bool pass = dep.filters_or ? any_pass : all_pass;
@@ -190,6 +192,33 @@ bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
     verdict.reason = fmt::format("{}", fmt::join(problems, "; "));
   }
   return pass;
+}
+
+event_ptr sensor_core::transformed(compiled_dependency& dep, const event_ptr& e,
+                                   const dsl::event_view& view, dsl::event_view& out,
+                                   dependency_verdict& verdict) {
+  std::string data;
+  try {
+    data = dep.jq ? dep.jq->apply(view) : dep.lua->apply(view);
+  } catch (const std::exception& ex) {
+    verdict.kind = "transform";
+    verdict.reason = fmt::format("{} transform: {}", dep.jq ? "jq" : "lua", ex.what());
+    return nullptr;
+  }
+  if (data.empty()) {
+    out = view;
+    return e;
+  }
+  auto copy = std::make_shared<event>(*e);
+  copy->data = std::move(data);
+  copy->datacontenttype = "application/json";
+  out = make_view(*copy);
+  auto parsed = transform_parser_.parse(copy->data);
+  if (!parsed.error()) {
+    out.data = parsed.value_unsafe();
+    out.data_is_json = true;
+  }
+  return copy;
 }
 
 bool sensor_core::seen_before(const std::string& id) {
@@ -235,7 +264,15 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
     auto& dep = dependencies_[d];
     dependency_verdict verdict;
     verdict.dependency = d;
-    bool pass = accepts(dep, view, verdict);
+    bool pass = false;
+    if (dep.jq || dep.lua) {
+      dsl::event_view changed;
+      matched_event_[d] = transformed(dep, e, view, changed, verdict);
+      pass = matched_event_[d] && accepts(dep, changed, verdict);
+    } else {
+      matched_event_[d] = e;
+      pass = accepts(dep, view, verdict);
+    }
     verdict.pass = pass;
     matched_[d] = pass;
     any |= pass;
@@ -246,8 +283,11 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
     if (verdicts)
       verdicts->push_back(std::move(verdict));
   }
-  if (!any)
+  if (!any) {
+    for (auto d : it->second)
+      matched_event_[d].reset();
     return;
+  }
   // Each trigger fires at most once per event, whichever of its dependencies matched.
   std::vector<std::size_t> touched;
   for (auto d : it->second) {
@@ -255,7 +295,7 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
       continue;
     for (auto [t, var] : users_[d]) {
       auto& trig = triggers_[t];
-      trig.held[var] = e;
+      trig.held[var] = matched_event_[d];
       trig.present[var] = 1;
       if (std::find(touched.begin(), touched.end(), t) == touched.end())
         touched.push_back(t);
@@ -274,8 +314,10 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
     std::fill(trig.held.begin(), trig.held.end(), nullptr);
     std::fill(trig.present.begin(), trig.present.end(), 0);
   }
-  for (auto d : it->second)
+  for (auto d : it->second) {
     matched_[d] = 0;
+    matched_event_[d].reset();
+  }
 }
 
 void sensor_core::reset() {

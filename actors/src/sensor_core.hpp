@@ -16,6 +16,8 @@
 #include "ganglion/dsl/condition.hpp"
 #include "ganglion/dsl/internal/expr_filter.hpp"
 #include "ganglion/dsl/internal/filter_eval.hpp"
+#include "ganglion/dsl/internal/jq_transform.hpp"
+#include "ganglion/dsl/internal/lua_script.hpp"
 #include "ganglion/dsl/internal/time_filter.hpp"
 #include "ganglion/dsl/model.hpp"
 
@@ -30,6 +32,9 @@ struct compiled_dependency {
   std::optional<dsl::compiled_data_filters> data;
   std::optional<dsl::event_context> context;
   std::optional<dsl::compiled_time_filter> time;
+  std::optional<dsl::compiled_script_filter> script;
+  std::optional<dsl::jq_transform> jq;
+  std::optional<dsl::lua_transform> lua;
   bool filters_or = false;
   counter* passed = nullptr;
   counter* rejected = nullptr;
@@ -107,6 +112,8 @@ public:
 private:
   bool accepts(compiled_dependency& dep, const dsl::event_view& view, dependency_verdict& verdict);
   bool seen_before(const std::string& id);
+  event_ptr transformed(compiled_dependency& dep, const event_ptr& e, const dsl::event_view& view,
+                        dsl::event_view& out, dependency_verdict& verdict);
 
   std::string sensor_name_;
   std::vector<compiled_dependency> dependencies_;
@@ -116,7 +123,10 @@ private:
   /// dependency index → (trigger index, variable index) pairs using it.
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> users_;
   simdjson::dom::parser parser_;
+  simdjson::dom::parser transform_parser_;
   std::vector<std::uint8_t> matched_;
+  /// dependency index → the event it matched (the transformed one when it has a transform).
+  std::vector<event_ptr> matched_event_;
   sensor_options options_;
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> seen_;
   std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> seen_order_;

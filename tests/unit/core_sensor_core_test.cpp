@@ -164,16 +164,51 @@ TEST(sensor_core, unknown_dependency_in_conditions_is_a_clear_error) {
   }
 }
 
-TEST(sensor_core, filters_that_run_in_a_later_release_are_refused_by_name) {
+TEST(sensor_core, script_filter_decides_in_lua) {
   auto dep = dependency("a", "es", "a");
   dep.filters.emplace();
-  dep.filters->script = "return true";
-  try {
-    core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
-    FAIL() << "expected an error";
-  } catch (const std::runtime_error& ex) {
-    EXPECT_NE(std::string{ex.what()}.find("script filters"), std::string::npos) << ex.what();
-  }
+  dep.filters->script = "return event.body.n > 2";
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  std::vector<core::dependency_verdict> verdicts;
+  sc.process(make_event("es", "a", R"({"body":{"n":1}})"), out, &verdicts);
+  EXPECT_TRUE(out.empty());
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].kind, "script");
+  sc.process(make_event("es", "a", R"({"body":{"n":5}})"), out);
+  EXPECT_EQ(out.size(), 1u);
+}
+
+TEST(sensor_core, transform_runs_before_filters_and_the_trigger_gets_the_transformed_event) {
+  auto dep = dependency("a", "es", "a");
+  dep.transform.emplace();
+  dep.transform->jq = ".body.n += 10";
+  dep.filters.emplace();
+  dsl::data_filter f;
+  f.path = "body.n";
+  f.type = "number";
+  f.comparator = ">";
+  f.value = {"10"};
+  dep.filters->data.push_back(f);
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "a", R"({"body":{"n":1}})"), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invocation.events.at("a")->data, R"({"body":{"n":11}})");
+}
+
+TEST(sensor_core, a_failing_transform_drops_the_event_for_that_dependency_with_a_reason) {
+  auto dep = dependency("a", "es", "a");
+  dep.transform.emplace();
+  dep.transform->jq = ".body.n";
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+  std::vector<core::firing> out;
+  std::vector<core::dependency_verdict> verdicts;
+  sc.process(make_event("es", "a", R"({"body":{"n":1}})"), out, &verdicts);
+  EXPECT_TRUE(out.empty());
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].kind, "transform");
+  EXPECT_NE(verdicts[0].reason.find("jq transform"), std::string::npos) << verdicts[0].reason;
 }
 
 TEST(sensor_core, an_event_id_seen_within_the_dedup_window_is_skipped) {
