@@ -35,6 +35,7 @@ using stop_atom = caf::atom_constant<caf::atom("stop")>;
 using idle_atom = caf::atom_constant<caf::atom("idle")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using pump_atom = caf::atom_constant<caf::atom("pump")>;
+using reset_atom = caf::atom_constant<caf::atom("reset")>;
 
 } // namespace ganglion::core
 

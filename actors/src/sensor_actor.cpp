@@ -42,6 +42,26 @@ void deliver(sensor_ptr self, std::size_t i, fire_request request) {
     st.parked[i].push_back(std::move(request));
 }
 
+void schedule_reset(sensor_ptr self, std::uint64_t trigger, std::uint64_t entry) {
+  auto now = std::chrono::system_clock::now();
+  auto at = self->state.reset_clocks[trigger][entry].next(now);
+  if (!at)
+    return;
+  self->delayed_send(self, *at - now, reset_atom::value, trigger, entry);
+}
+
+void start_reset_clocks(sensor_ptr self) {
+  auto& st = self->state;
+  const auto& triggers = st.setup.manifest->spec.triggers;
+  st.reset_clocks.resize(triggers.size());
+  for (std::size_t t = 0; t < triggers.size(); ++t) {
+    for (const auto& spec : triggers[t].template_.conditions_reset_)
+      st.reset_clocks[t].emplace_back(spec);
+    for (std::size_t r = 0; r < st.reset_clocks[t].size(); ++r)
+      schedule_reset(self, t, r);
+  }
+}
+
 void start_triggers(sensor_ptr self) {
   auto& st = self->state;
   auto n = st.setup.manifest->spec.triggers.size();
@@ -87,6 +107,7 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   try {
     st.core = std::make_unique<sensor_core>(*st.setup.manifest, st.setup.metrics,
                                             st.setup.matching);
+    start_reset_clocks(self);
   } catch (const std::exception& ex) {
     self->quit(component_failure(ex.what()));
     return {};
@@ -133,6 +154,12 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
     },
     [=](restart_atom, std::uint64_t index) {
       self->state.children->handle_restart(static_cast<std::size_t>(index));
+    },
+    [=](reset_atom, std::uint64_t trigger, std::uint64_t entry) {
+      self->state.core->reset_trigger(trigger);
+      spdlog::info("trigger {}: conditionsReset cleared its stored events",
+                   trigger_status_name(self, trigger));
+      schedule_reset(self, trigger, entry);
     },
   };
 }

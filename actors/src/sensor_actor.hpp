@@ -7,6 +7,7 @@
 
 #include <caf/all.hpp>
 
+#include "condition_reset.hpp"
 #include "embedded_bus.hpp"
 #include "explain_log.hpp"
 #include "ganglion/core/status.hpp"
@@ -45,6 +46,8 @@ struct sensor_state {
   std::vector<bool> dead;
   std::vector<firing> scratch;
   std::vector<dependency_verdict> verdicts;
+  /// Per trigger: its conditionsReset clocks.
+  std::vector<std::vector<condition_reset_clock>> reset_clocks;
   counter* dropped = nullptr;
   counter* received = nullptr;
 

@@ -114,9 +114,6 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
     all_names.push_back(dep.name);
   for (const auto& trig : spec.triggers) {
     const auto& tmpl = trig.template_;
-    if (!tmpl.conditions_reset_.empty())
-      throw std::runtime_error(
-        fmt::format("trigger '{}': conditionsReset is not supported yet", tmpl.name));
     compiled_trigger t;
     t.name = tmpl.name;
     try {
@@ -321,10 +318,14 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
 }
 
 void sensor_core::reset() {
-  for (auto& trig : triggers_) {
-    std::fill(trig.held.begin(), trig.held.end(), nullptr);
-    std::fill(trig.present.begin(), trig.present.end(), 0);
-  }
+  for (std::size_t t = 0; t < triggers_.size(); ++t)
+    reset_trigger(t);
+}
+
+void sensor_core::reset_trigger(std::size_t index) {
+  auto& trig = triggers_.at(index);
+  std::fill(trig.held.begin(), trig.held.end(), nullptr);
+  std::fill(trig.present.begin(), trig.present.end(), 0);
 }
 
 } // namespace ganglion::core

@@ -106,6 +106,9 @@ public:
   /// Clears every trigger's join state.
   void reset();
 
+  /// Clears the join state of trigger `index` (conditionsReset).
+  void reset_trigger(std::size_t index);
+
   /// Events skipped because their id was seen within the dedup window.
   std::uint64_t duplicates() const noexcept { return duplicates_; }
 

@@ -1,11 +1,14 @@
 // Data filters with the semantics of Argo's filterData (pkg/sensors/dependencies/filter.go).
 
+#include <stdexcept>
+
 #include <re2/re2.h>
 
 #include <fmt/format.h>
 
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/internal/filter_eval.hpp"
+#include "ganglion/dsl/internal/go_template.hpp"
 #include "ganglion/dsl/internal/json_eval.hpp"
 #include "ganglion/dsl/json_path.hpp"
 #include "json_path_go.hpp"
@@ -72,6 +75,7 @@ struct compiled_data_filter::impl {
   std::vector<bool> bools;
   std::vector<double> numbers;
   std::vector<std::unique_ptr<RE2>> regexes;
+  std::optional<go_template> tmpl;
 };
 
 compiled_data_filter::compiled_data_filter(const data_filter& spec)
@@ -81,14 +85,19 @@ compiled_data_filter::compiled_data_filter(const data_filter& spec)
   auto fail = [&](const std::string& what) {
     throw compile_error(fmt::format("data filter on '{}': {}", spec.path, what), 0);
   };
-  if (!spec.template_.empty())
-    throw compile_error("data filter template is not supported yet", 0);
   if (spec.path.empty())
     throw compile_error("data filter path is empty", 0);
   f.path = json_path::compile(spec.path);
   if (spec.value.empty())
     fail("no values specified");
   f.op = parse_comparator(spec);
+  if (!spec.template_.empty()) {
+    try {
+      f.tmpl = go_template::parse(spec.template_);
+    } catch (const compile_error& e) {
+      throw compile_error(fmt::format("data filter on '{}': {}", spec.path, e.what()), e.offset());
+    }
+  }
   if (spec.type == "bool") {
     f.type = value_type::boolean;
     for (const auto& v : spec.value) {
@@ -129,6 +138,16 @@ std::optional<bool> compiled_data_filter::matches(simdjson::dom::element data) c
   auto result = dsl::evaluate(f.path, data);
   if (!result.exists())
     return std::nullopt;
+  if (f.tmpl) {
+    // Argo re-reads the output as a JSON string and compares it with the typed values.
+    std::string out = f.tmpl->execute_input_string(result.string_value());
+    if (out.empty() || out == "<no value>")
+      throw std::runtime_error(
+        fmt::format("template '{}' evaluated to empty string or no value", f.spec.template_));
+    std::string quoted;
+    go::append_json_string(quoted, out);
+    result = path_result::synthesized(std::move(quoted));
+  }
   switch (f.type) {
     case value_type::boolean: {
       bool actual = result.bool_value();
@@ -168,7 +187,12 @@ filter_outcome compiled_data_filter::evaluate(const event_view& event) const {
   auto data = parsed_data(event);
   if (!data)
     return {false, "data filter error (event data not valid JSON)"};
-  auto m = matches(*data);
+  std::optional<bool> m;
+  try {
+    m = matches(*data);
+  } catch (const std::runtime_error& e) {
+    return {false, fmt::format("data filter error ({})", e.what())};
+  }
   if (!m)
     return {false, fmt::format("data filter error ({})", missing_path(impl_->spec.path))};
   return {*m, {}};
@@ -215,7 +239,15 @@ filter_outcome compiled_data_filters::evaluate(const event_view& event) const {
     return {false, "data filter error (event data not valid JSON)"};
   std::vector<std::string> errors;
   for (const auto& f : filters_) {
-    auto m = f.matches(*data);
+    std::optional<bool> m;
+    try {
+      m = f.matches(*data);
+    } catch (const std::runtime_error& e) {
+      if (!any_)
+        return {false, fmt::format("data filter error ({})", e.what())};
+      errors.emplace_back(e.what());
+      continue;
+    }
     if (!m) {
       if (!any_)
         return {false, fmt::format("data filter error ({})", missing_path(f.path()))};

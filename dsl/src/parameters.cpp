@@ -74,11 +74,17 @@ compiled_parameter::compiled_parameter(const trigger_parameter& parameter) : spe
   bool data = !src.data_key.empty() || !src.data_template.empty();
   const auto& key = data ? src.data_key : src.context_key;
   const auto& tmpl = data ? src.data_template : src.context_template;
-  if (!tmpl.empty() && key.empty())
-    throw compile_error(
-      fmt::format("parameter from '{}': templates not supported yet ({})", src.dependency_name,
-                  data ? "dataTemplate" : "contextTemplate"),
-      0);
+  if (!tmpl.empty()) {
+    try {
+      this->tmpl = go_template::parse(tmpl);
+    } catch (const compile_error& e) {
+      std::string what = fmt::format("parameter from '{}': {}: {}", src.dependency_name,
+                                     data ? "dataTemplate" : "contextTemplate", e.what());
+      if (key.empty() && !src.value)
+        throw compile_error(what, e.offset());
+      template_error = std::move(what);
+    }
+  }
   data_key = compile_key(src.data_key, "dataKey");
   context_key = compile_key(src.context_key, "contextKey");
   dest = dest_path::compile(spec.dest);
@@ -124,12 +130,29 @@ std::optional<resolved_value> resolve_parameter(const compiled_parameter& parame
     throw unresolved(src, error);
   }
 
-  auto found = evaluate(*key, root);
+  std::string why = parameter.template_error;
+  if (parameter.tmpl) {
+    try {
+      auto out = parameter.tmpl->execute_input(root);
+      if (!out.empty() && out != "<no value>")
+        return plain(std::move(out));
+      why = fmt::format("template evaluated to empty string or no value: {}",
+                        parameter.tmpl->text());
+    } catch (const std::runtime_error& e) {
+      why = e.what();
+    }
+  }
+  path_result found;
+  if (key) {
+    found = evaluate(*key, root);
+    if (!found.exists())
+      why = fmt::format("key '{}' does not exist in the event {}", key->text(),
+                        data ? "data" : "context");
+  }
   if (!found.exists()) {
     if (src.value)
       return plain(*src.value);
-    throw unresolved(src, fmt::format("key '{}' does not exist in the event {}", key->text(),
-                                      data ? "data" : "context"));
+    throw unresolved(src, why);
   }
   auto kind = found.kind();
   resolved_value out;

@@ -183,12 +183,14 @@ TEST(data_filter_compile, rejects_bad_filters_at_load) {
   EXPECT_THROW(compiled_data_filter(filter("k", "string", {})), compile_error);
   EXPECT_THROW(compiled_data_filter(filter("k", "number", {"1"}, "=~")), compile_error);
   auto templated = filter("k", "string", {"x"});
-  templated.template_ = "{{ .Input | b64dec }}";
+  templated.template_ = "{{ .Input | b64decode }}";
   try {
     compiled_data_filter f(templated);
     ADD_FAILURE();
   } catch (const compile_error& e) {
-    EXPECT_STREQ(e.what(), "data filter template is not supported yet");
+    EXPECT_EQ(e.offset(), 12u);
+    EXPECT_NE(std::string(e.what()).find("function \"b64decode\" not defined"), std::string::npos)
+      << e.what();
   }
   try {
     compiled_data_filters({filter("k", "string", {"v"}), filter("k", "string", {"[z-a]"})}, "");
@@ -196,6 +198,45 @@ TEST(data_filter_compile, rejects_bad_filters_at_load) {
   } catch (const compile_error& e) {
     EXPECT_NE(std::string(e.what()).find("data[1]"), std::string::npos) << e.what();
   }
+}
+
+data_filter templated(std::string path, std::string type, std::vector<std::string> values,
+                      std::string tmpl, std::string comparator = "") {
+  auto f = filter(std::move(path), std::move(type), std::move(values), std::move(comparator));
+  f.template_ = std::move(tmpl);
+  return f;
+}
+
+// filter_data_test.go: the templated output is compared as a JSON string, typed by `type`.
+TEST_F(data_filter_test, template_output_is_compared_by_type) {
+  const char* data = R"({"k": "dmFsdWU=", "n": "My4xNA==", "b": "dHJ1ZQ==", "i": 7})";
+  EXPECT_TRUE(passes(templated("k", "string", {"VALUE"}, "{{ b64dec .Input | upper }}"), data));
+  EXPECT_FALSE(passes(templated("k", "string", {"value"}, "{{ b64dec .Input | upper }}"), data));
+  EXPECT_TRUE(passes(templated("n", "number", {"3.13"}, "{{ b64dec .Input }}", ">"), data));
+  EXPECT_FALSE(passes(templated("n", "number", {"3.15"}, "{{ b64dec .Input }}", ">"), data));
+  EXPECT_TRUE(passes(templated("k", "string", {"other"}, "{{ b64dec .Input }}", "!="), data));
+  EXPECT_FALSE(passes(templated("k", "string", {"value"}, "{{ b64dec .Input }}", "!="), data));
+  EXPECT_TRUE(passes(templated("k", "string", {"^va.+e$"}, "{{ b64dec .Input }}"), data));
+  EXPECT_TRUE(passes(templated("b", "bool", {"true"}, "{{ b64dec .Input }}"), data));
+  EXPECT_TRUE(passes(templated("i", "number", {"8"}, "{{ add (atoi .Input) 1 }}"), data));
+}
+
+TEST_F(data_filter_test, template_failures_are_filter_errors) {
+  const char* data = R"({"k": "v", "other": "x"})";
+  auto empty = run({templated("k", "string", {"v"}, "{{ if false }}x{{ end }}")}, data);
+  EXPECT_FALSE(empty.pass);
+  EXPECT_EQ(empty.error,
+            "data filter error (template '{{ if false }}x{{ end }}' evaluated to empty string or "
+            "no value)");
+  auto no_value = run({templated("k", "string", {"v"}, "{{ .Missing }}")}, data);
+  EXPECT_NE(no_value.error.find("evaluated to empty string or no value"), std::string::npos);
+  auto failed = run({templated("k", "string", {"v"}, "{{ div 1 0 }}")}, data);
+  EXPECT_FALSE(failed.pass);
+  EXPECT_NE(failed.error.find("integer divide by zero"), std::string::npos) << failed.error;
+  auto either = run({templated("k", "string", {"v"}, "{{ div 1 0 }}"),
+                     filter("other", "string", {"x"})},
+                    data, "or");
+  EXPECT_TRUE(either.pass);
 }
 
 TEST(context_filter, non_empty_fields_must_match) {

@@ -206,15 +206,64 @@ TEST_F(parameters_test, apply_params_operations) {
 
 TEST(compiled_parameter, rejects_what_cannot_run) {
   auto templated = param("dep", "", "x");
-  templated.src.data_template = "{{ .Input.a }}";
+  templated.src.data_template = "{{ nope .Input.a }}";
   EXPECT_THROW(compiled_parameter{templated}, compile_error);
   templated.src.data_key = "a";
-  EXPECT_NO_THROW(compiled_parameter{templated});
+  compiled_parameter with_key{templated};
+  EXPECT_FALSE(with_key.tmpl);
+  EXPECT_NE(with_key.template_error.find("function \"nope\" not defined"), std::string::npos);
+  templated.src.data_template = "{{ .Input.a }}";
+  EXPECT_TRUE(compiled_parameter{templated}.tmpl);
   auto bad_op = param("dep", "a", "x");
   bad_op.operation = "merge";
   EXPECT_THROW(compiled_parameter{bad_op}, compile_error);
   EXPECT_THROW(compiled_parameter{param("dep", "a..b", "x")}, compile_error);
   EXPECT_THROW(compiled_parameter{param("dep", "a", "x.#")}, compile_error);
+}
+
+trigger_parameter templated(std::string data_template, std::string context_template,
+                            std::string data_key = "") {
+  auto p = param("fake-dependency", std::move(data_key), "x");
+  p.src.data_template = std::move(data_template);
+  p.src.context_template = std::move(context_template);
+  return p;
+}
+
+// params_test.go TestResolveParamValue, the template cases.
+TEST_F(parameters_test, templates_resolve_before_keys) {
+  add("fake-dependency",
+      R"({"name": {"first": "fake", "last": "user"}, "reviews": 8, "rating": 4.5})");
+  EXPECT_EQ(resolve(templated("{{ .Input.name.first }}", "")), "fake");
+  EXPECT_EQ(resolve(templated("{{ upper .Input.name.first }}", "")), "FAKE");
+  EXPECT_EQ(resolve(templated("", "{{ .Input.subject }}")), "example-1");
+  EXPECT_EQ(resolve(templated("", R"({{ .Input.subject | replace "-" "_" }})")), "example_1");
+  EXPECT_EQ(resolve(templated("{{ .Input.name.first }}", "{{ .Input.subject }}")), "fake");
+  EXPECT_EQ(resolve(templated("{{ .Input.name.non_exist }}", "", "name.first")), "fake");
+  EXPECT_EQ(resolve(templated("{{ no }}", "", "name.first")), "fake");
+  EXPECT_EQ(resolve(templated("{{ .Input.reviews }}/{{ .Input.rating }}", "")), "8/4.5");
+  EXPECT_EQ(resolve(templated("{{ toJson .Input.name }}", "")), R"({"first":"fake","last":"user"})");
+}
+
+TEST_F(parameters_test, failed_templates_fall_back_to_value_then_error) {
+  add("fake-dependency", R"({"name": "x"})");
+  auto with_value = templated("{{ .Input.missing }}", "");
+  with_value.src.value = "default";
+  EXPECT_EQ(resolve(with_value), "default");
+  auto raw = templated("{{ .Input.name }}", "");
+  raw.src.use_raw_data = true;
+  compiled_parameter c(raw);
+  auto v = resolve_parameter(c, lookup()("fake-dependency"));
+  ASSERT_TRUE(v);
+  EXPECT_FALSE(v->is_json);
+  try {
+    resolve(templated("{{ upper .Input.missing }}", ""));
+    ADD_FAILURE();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("unable to resolve 'fake-dependency'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("invalid value; expected string"), std::string::npos)
+      << e.what();
+  }
+  EXPECT_EQ(build_payload(compile({templated("{{ .Input.name }}!", "")}), lookup()), R"({"x":"x!"})");
 }
 
 TEST(resolved_value, quotes_plain_strings_only) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ganglion/dsl/internal/event_view.hpp"
+#include "ganglion/dsl/internal/go_template.hpp"
 #include "ganglion/dsl/json_path.hpp"
 #include "ganglion/dsl/model.hpp"
 
@@ -22,9 +23,15 @@ struct compiled_parameter {
   dest_path dest;
   /// `dest` read as a gjson path, for append / prepend.
   std::optional<json_path> dest_lookup;
+  /// The template in effect (dataTemplate when the data side is selected, else
+  /// contextTemplate), parsed once.
+  std::optional<go_template> tmpl;
+  /// Why that template did not parse, when a key or `value` remains to fall back on: Argo
+  /// parses at run time and falls back, so the parameter still resolves. Empty otherwise.
+  std::string template_error;
 
-  /// Compiles paths and checks the operation; throws compile_error, also for a
-  /// dataTemplate / contextTemplate without a key to fall back on (templates come later).
+  /// Compiles paths, the template and checks the operation; throws compile_error, also for a
+  /// template that does not parse and has no key or value to fall back on.
   explicit compiled_parameter(const trigger_parameter& spec);
 };
 
@@ -41,8 +48,9 @@ struct resolved_value {
 /// event (an absent `||` branch).
 using event_lookup = std::function<const event_view*(std::string_view dependency)>;
 
-/// Argo's ResolveParamValue: dataKey over contextKey (a template beside a key is not run yet:
-/// the key is used), `value` as the default, the whole event as
+/// Argo's ResolveParamValue: the data side over the context side; on that side the template
+/// first (`.Input` = the data or context as JSON; an empty or `<no value>` output or an
+/// execution error falls through), then the key, then `value`; the whole event as
 /// `{"context":…,"data":"<base64>"}` when no key is given.
 /// nullopt when the dependency holds no event and there is no default (the parameter is skipped).
 /// Throws std::runtime_error with a message when the value cannot be resolved.
