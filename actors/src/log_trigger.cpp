@@ -3,6 +3,7 @@
 #include <chrono>
 #include <mutex>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace ganglion::core {
@@ -23,12 +24,7 @@ public:
     }
     printed_once_ = true;
     last_ = now;
-    std::string events;
-    for (const auto& [dependency, e] : invocation.events) {
-      if (!events.empty())
-        events += ", ";
-      events += "\"" + dependency + "\": " + to_json(*e);
-    }
+    auto events = render(invocation);
     if (suppressed_ > 0)
       spdlog::info("log trigger {}/{} fired ({} firings not shown): {{{}}}", sensor_, trigger_,
                    suppressed_, events);
@@ -38,7 +34,21 @@ public:
     done({true, {}, "logged"});
   }
 
+  std::string preview(const trigger_invocation& invocation) override {
+    return fmt::format("log: {{{}}}", render(invocation));
+  }
+
 private:
+  static std::string render(const trigger_invocation& invocation) {
+    std::string events;
+    for (const auto& [dependency, e] : invocation.events) {
+      if (!events.empty())
+        events += ", ";
+      events += "\"" + dependency + "\": " + to_json(*e);
+    }
+    return events;
+  }
+
   std::string sensor_;
   std::string trigger_;
   std::chrono::seconds interval_;

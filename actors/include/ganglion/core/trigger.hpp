@@ -37,6 +37,12 @@ public:
 
   /// Starts one execution; must not block; calls `done` when finished.
   virtual void execute(const trigger_invocation& invocation, trigger_done done) = 0;
+
+  /// What one execution would do, with no side effect (for `ganglion test`): e.g. the exact
+  /// HTTP request. Throws std::runtime_error when the invocation cannot be resolved.
+  virtual std::string preview(const trigger_invocation& invocation) {
+    return "(no preview for this trigger type)";
+  }
 };
 
 /// What the engine hands a trigger executor when it creates it.
