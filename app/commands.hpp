@@ -22,6 +22,17 @@ struct validate_options {
   bool strict = false;
 };
 
+/// Options of `ganglion test`.
+struct test_options {
+  std::vector<std::string> files;
+  std::vector<std::string> events;
+  std::string secrets_dir;
+};
+
+/// Dry-runs every sensor against the events in order and prints each dependency's verdict, the
+/// triggers that would fire and what they would send; returns 0 (1 for unreadable input).
+int test_command(const test_options& options);
+
 /// Runs manifests until SIGINT/SIGTERM; returns the exit code.
 int run_command(const run_options& options);
 

@@ -40,6 +40,18 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("-f,--file", validate.files, "Manifest files or directories")->required();
   validate_cmd->add_flag("--strict", validate.strict, "Unknown fields are errors, not warnings");
 
+  test_options test;
+  auto* test_cmd = cli.add_subcommand(
+    "test", "Dry run: which dependencies accept the events, which triggers would fire, and what "
+            "they would send (nothing is sent)");
+  test_cmd->add_option("-f,--file", test.files, "Manifest files or directories")->required();
+  test_cmd->add_option("--event", test.events,
+                       "A CloudEvent JSON file ({\"source\",\"subject\",\"data\",…}); "
+                       "repeat for a sequence")
+    ->required();
+  test_cmd->add_option("--secrets-dir", test.secrets_dir,
+                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
+
   auto* version_cmd = cli.add_subcommand("version", "Print the version");
 
   CLI11_PARSE(cli, argc, argv);
@@ -51,5 +63,7 @@ int main(int argc, char** argv) {
   }
   if (*validate_cmd)
     return validate_command(validate);
+  if (*test_cmd)
+    return test_command(test);
   return run_command(run);
 }

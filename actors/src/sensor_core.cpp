@@ -162,8 +162,11 @@ bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
       return true;
     if (verdict.kind.empty()) {
       verdict.kind = kind;
-      verdict.reason = fmt::format("{} filter: {}", kind,
-                                   outcome.error.empty() ? "rejected the event" : outcome.error);
+      const auto& text = !outcome.error.empty()    ? outcome.error
+                         : !outcome.reason.empty() ? outcome.reason
+                                                   : std::string{"rejected the event"};
+      auto prefix = fmt::format("{} filter", kind);
+      verdict.reason = text.rfind(prefix, 0) == 0 ? text : prefix + ": " + text;
     }
     if (!outcome.error.empty())
       problems.push_back(fmt::format("{} filter: {}", kind, outcome.error));

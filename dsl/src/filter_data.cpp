@@ -238,7 +238,8 @@ filter_outcome compiled_data_filters::evaluate(const event_view& event) const {
   if (!data)
     return {false, "data filter error (event data not valid JSON)"};
   std::vector<std::string> errors;
-  for (const auto& f : filters_) {
+  for (std::size_t index = 0; index < filters_.size(); ++index) {
+    const auto& f = filters_[index];
     std::optional<bool> m;
     try {
       m = f.matches(*data);
@@ -257,12 +258,12 @@ filter_outcome compiled_data_filters::evaluate(const event_view& event) const {
     if (*m && any_)
       return {true, {}};
     if (!*m && !any_)
-      return {false, {}};
+      return {false, {}, fmt::format("data filter #{} {} did not match", index, f.describe())};
   }
   if (!any_)
     return {true, {}};
   if (errors.empty())
-    return {false, {}};
+    return {false, {}, "none of the data filters (or) matched"};
   std::string joined;
   for (std::size_t i = 0; i < errors.size(); ++i) {
     if (i > 0)

@@ -17,6 +17,8 @@ namespace ganglion::dsl {
 struct filter_outcome {
   bool pass = false;
   std::string error;
+  /// Why the event did not pass when no error occurred (e.g. which data filter did not match).
+  std::string reason = {};
 };
 
 /// One data filter compiled at load time (path, typed values, regexes).
