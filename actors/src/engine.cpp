@@ -1,5 +1,6 @@
 #include "ganglion/core/engine.hpp"
 
+#include <atomic>
 #include <map>
 #include <set>
 #include <thread>
@@ -32,6 +33,9 @@ struct engine::impl {
   std::map<std::string, std::shared_ptr<explain_log>> explain_logs;
   bool started = false;
   bool stopped = false;
+  /// Set once every component is registered in `status`, so that readiness is not judged on
+  /// a half-built plan.
+  std::atomic<bool> planned{false};
 
   supervision_policy policy() const {
     return {options.max_failures, options.failure_window, options.initial_backoff,
@@ -158,8 +162,9 @@ void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
       spdlog::warn("sensor {}: dependency {} waits for {}/{}, which no loaded EventSource "
                    "provides",
                    name, dep.name, dep.event_source_name, dep.event_name);
+  std::vector<std::pair<std::string, std::string>> subscriptions;
   try {
-    sensor_core probe{sensor};
+    subscriptions = sensor_core{sensor}.subscriptions();
   } catch (const std::exception& ex) {
     status.set("sensor", name, phase::error, ex.what());
     spdlog::error("sensor {} cannot run: {}", name, ex.what());
@@ -187,6 +192,13 @@ void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
   spec.name = name;
   spec.spawn = [setup](caf::local_actor* parent) {
     return parent->spawn<caf::linked>(sensor_actor, setup);
+  };
+  // Routes exist from the moment the sensor is spawned — before any source starts — so no
+  // accepted event finds the bus without its subscriber; the mailbox holds it until the
+  // sensor has compiled.
+  spec.on_started = [bus = bus, subscriptions](const caf::actor& handle) {
+    for (const auto& [source, subject] : subscriptions)
+      bus->subscribe(source, subject, handle);
   };
   plan.children.push_back(std::move(spec));
 }
@@ -244,6 +256,7 @@ void engine::start(const std::vector<dsl::document>& documents) {
     if (auto es = std::get_if<dsl::event_source>(&doc.body))
       d.plan_sources(*es, *plan);
   d.root = d.system->spawn(engine_root, plan);
+  d.planned = true;
 }
 
 void engine::stop() {
@@ -279,7 +292,7 @@ std::optional<std::string> engine::explain(const std::string& sensor) const {
 }
 
 bool engine::ready() const {
-  return impl_->started && !impl_->stopped && impl_->status.all_sources_running();
+  return impl_->planned && !impl_->stopped && impl_->status.all_sources_running();
 }
 
 } // namespace ganglion::core

@@ -104,6 +104,9 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   auto& st = self->state;
   st.setup = std::move(setup);
   const auto& name = st.setup.manifest->metadata.name;
+  // The engine routes events here from the moment of spawn; however this actor ends, the
+  // route goes with it.
+  self->attach_functor([bus = st.setup.bus, addr = self->address()] { bus->unsubscribe(addr); });
   try {
     st.core = std::make_unique<sensor_core>(*st.setup.manifest, st.setup.metrics,
                                             st.setup.matching);
@@ -127,9 +130,6 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
     }
   });
   start_triggers(self);
-  for (const auto& [source, subject] : st.core->subscriptions())
-    st.setup.bus->subscribe(source, subject, caf::actor_cast<caf::actor>(self));
-  self->attach_functor([bus = st.setup.bus, addr = self->address()] { bus->unsubscribe(addr); });
   st.setup.status->set("sensor", name, phase::running);
   spdlog::info("sensor {} is running", name);
   return {

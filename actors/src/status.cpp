@@ -56,9 +56,14 @@ std::vector<component_status> status_board::snapshot() const {
 
 bool status_board::all_sources_running() const {
   std::lock_guard guard{mutex_};
-  for (const auto& [key, entry] : components_)
+  // Sources must listen; sensors must have started (or have failed for good) so that an event
+  // accepted once ready is matched.
+  for (const auto& [key, entry] : components_) {
     if (entry.kind == "source" && entry.phase != phase::running)
       return false;
+    if (entry.kind == "sensor" && entry.phase == phase::pending)
+      return false;
+  }
   return true;
 }
 

@@ -59,6 +59,7 @@ trigger_template read_template(const YAML::Node& node) {
   }
   if (!node.IsMap())
     return out;
+  out.json = yaml_to_json(node, "TriggerTemplate").dump();
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->first.IsScalar() || is_absent(it->second))
       continue;

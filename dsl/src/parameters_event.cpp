@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "ganglion/dsl/internal/codec.hpp"
 #include "json_path_go.hpp"
 
 namespace ganglion::dsl {
@@ -71,29 +72,6 @@ void append_field(std::string& out, std::string_view name, std::string_view valu
   go::append_json_string(out, value);
 }
 
-std::string base64(std::string_view bytes) {
-  static constexpr char table[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    auto b = (static_cast<unsigned char>(bytes[i]) << 16)
-             | (static_cast<unsigned char>(bytes[i + 1]) << 8)
-             | static_cast<unsigned char>(bytes[i + 2]);
-    out += {table[(b >> 18) & 63], table[(b >> 12) & 63], table[(b >> 6) & 63], table[b & 63]};
-  }
-  if (std::size_t rest = bytes.size() - i; rest > 0) {
-    auto b = static_cast<unsigned char>(bytes[i]) << 16;
-    if (rest == 2)
-      b |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out += {table[(b >> 18) & 63], table[(b >> 12) & 63]};
-    out += rest == 2 ? table[(b >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
 } // namespace
 
 std::string event_context_json(const event_view& event) {
@@ -126,7 +104,7 @@ std::string whole_event_json(const event_view& event) {
     out += "null";
   } else {
     out.push_back('"');
-    out += base64(event.data_raw);
+    out += base64_encode(event.data_raw);
     out.push_back('"');
   }
   out.push_back('}');

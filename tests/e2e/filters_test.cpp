@@ -120,3 +120,24 @@ TEST(e2e_filters, or_operator_passes_when_any_filter_kind_passes) {
   std::this_thread::sleep_for(300ms);
   EXPECT_EQ(ids_received(sink), (std::vector<std::string>{R"({"id":"a"})", R"({"id":"b"})"}));
 }
+
+TEST(e2e_filters, transform_runs_before_the_filters_and_shapes_the_payload) {
+  test::http_sink sink;
+  auto port = test::free_port();
+  e2e::engine_process engine{
+    e2e::webhook_source("hooks", port, {"example"})
+    + sensor_with_filters(R"(        script: |
+          return event.body.total > 100
+)",
+                          sink.url("/t"),
+                          "      transform:\n"
+                          "        jq: '.body.total = (.body.items | map(.price) | add) | "
+                          ".body.id = \"order-\" + .body.id'\n")};
+  auto first = e2e::post(port, "example", R"({"id":"1","items":[{"price":30},{"price":40}]})");
+  EXPECT_EQ(first.status, 200) << first.error << first.body;
+  EXPECT_EQ(e2e::post(port, "example", R"({"id":"2","items":[{"price":80},{"price":40}]})").status,
+            200);
+  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(ids_received(sink), std::vector<std::string>{R"({"id":"order-2"})"});
+}

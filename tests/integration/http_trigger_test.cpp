@@ -25,6 +25,11 @@ dsl::trigger_parameter from_data(const std::string& dependency, const std::strin
   return p;
 }
 
+dsl::trigger_parameter with_operation(dsl::trigger_parameter p, const std::string& operation) {
+  p.operation = operation;
+  return p;
+}
+
 class http_trigger_test : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -173,15 +178,6 @@ TEST_F(http_trigger_test, resolution_error_fails_without_sending) {
   EXPECT_TRUE(sink.requests().empty());
 }
 
-TEST_F(http_trigger_test, template_parameters_are_refused) {
-  dsl::trigger_parameter p;
-  p.src.dependency_name = "dep";
-  p.src.data_key = "body.url";
-  p.dest = "http.url";
-  trig.parameters = {p};
-  EXPECT_THROW(create(), core::trigger_error);
-}
-
 TEST_F(http_trigger_test, host_sets_the_virtual_host_header) {
   spec.host = "deploy.example.internal";
   auto executor = create();
@@ -210,6 +206,161 @@ TEST_F(http_trigger_test, missing_secret_is_refused) {
     FAIL() << "expected trigger_error";
   } catch (const core::trigger_error& e) {
     EXPECT_NE(std::string(e.what()).find("absent/token"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(http_trigger_test, template_parameter_rewrites_the_url_from_event_data) {
+  spec.url = sink.url("/users/");
+  trig.parameters = {with_operation(from_data("dep", "body.name", "http.url"), "append")};
+  auto executor = create();
+  auto outcome = run(*executor);
+  EXPECT_TRUE(outcome.ok) << outcome.error;
+  ASSERT_EQ(sink.requests().size(), 1u);
+  EXPECT_EQ(sink.requests()[0].target, "/users/ada");
+  // Each execution starts again from the manifest's template.
+  EXPECT_TRUE(run(*executor).ok);
+  EXPECT_EQ(sink.requests().at(1).target, "/users/ada");
+}
+
+TEST_F(http_trigger_test, template_parameters_rewrite_method_and_timeout) {
+  auto method = from_data("dep", "body.absent", "http.method");
+  method.src.value = "put";
+  auto timeout = from_data("dep", "body.count", "http.timeout", true);
+  trig.parameters = {method, timeout};
+  auto executor = create();
+  EXPECT_TRUE(run(*executor).ok);
+  EXPECT_EQ(sink.requests().at(0).method, "PUT");
+}
+
+TEST_F(http_trigger_test, resource_parameter_sets_a_header_from_event_data) {
+  spec.headers = {{"X-Static", "one"}};
+  spec.parameters = {from_data("dep", "body.name", "headers.X-User")};
+  auto executor = create();
+  auto outcome = run(*executor);
+  EXPECT_TRUE(outcome.ok) << outcome.error;
+  auto seen = sink.requests().at(0);
+  EXPECT_EQ(seen.header("X-User"), "ada");
+  EXPECT_EQ(seen.header("X-Static"), "one");
+  EXPECT_EQ(seen.target, "/hook");
+}
+
+TEST_F(http_trigger_test, resource_parameters_apply_after_template_parameters) {
+  spec.url = sink.url("/a");
+  auto url = from_data("dep", "body.absent", "http.url");
+  url.src.value = sink.url("/b");
+  trig.parameters = {url};
+  spec.parameters = {with_operation(from_data("dep", "body.name", "url"), "append")};
+  auto executor = create();
+  EXPECT_TRUE(run(*executor).ok);
+  EXPECT_EQ(sink.requests().at(0).target, "/bada");
+}
+
+TEST_F(http_trigger_test, append_and_prepend_operations) {
+  spec.url = sink.url("/v1/");
+  spec.headers = {{"X-Tag", "-suffix"}};
+  trig.parameters = {with_operation(from_data("dep", "body.name", "http.url"), "append")};
+  spec.parameters = {with_operation(from_data("dep", "body.count", "headers.X-Tag"), "prepend"),
+                     with_operation(from_data("dep", "body.name", "headers.X-New"), "prepend")};
+  auto executor = create();
+  EXPECT_TRUE(run(*executor).ok);
+  auto seen = sink.requests().at(0);
+  EXPECT_EQ(seen.target, "/v1/ada");
+  EXPECT_EQ(seen.header("X-Tag"), "42-suffix");
+  EXPECT_EQ(seen.header("X-New"), "ada");
+}
+
+TEST_F(http_trigger_test, absent_dependency_uses_the_default_value_or_is_skipped) {
+  spec.url = sink.url("/static");
+  auto with_default = from_data("other", "body.path", "http.url");
+  with_default.src.value = sink.url("/from-default");
+  trig.parameters = {with_default};
+  spec.parameters = {from_data("other", "body.name", "headers.X-Skipped")};
+  auto executor = create();
+  auto outcome = run(*executor);
+  EXPECT_TRUE(outcome.ok) << outcome.error;
+  auto seen = sink.requests().at(0);
+  EXPECT_EQ(seen.target, "/from-default");
+  EXPECT_EQ(seen.header("X-Skipped"), "");
+
+  trig.parameters = {from_data("other", "body.path", "http.url")};
+  auto skipped = create();
+  EXPECT_TRUE(run(*skipped).ok);
+  EXPECT_EQ(sink.requests().at(1).target, "/static");
+}
+
+TEST_F(http_trigger_test, url_that_ends_up_invalid_fails_without_sending) {
+  trig.parameters = {from_data("dep", "body.name", "http.url")};
+  auto executor = create();
+  auto outcome = run(*executor);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.error.find("invalid http trigger url 'ada'"), std::string::npos)
+    << outcome.error;
+
+  auto empty = from_data("other", "body.url", "http.url");
+  empty.src.value = "";
+  trig.parameters = {empty};
+  auto emptied = create();
+  outcome = run(*emptied);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.error.find("url can't be empty"), std::string::npos) << outcome.error;
+  EXPECT_TRUE(sink.requests().empty());
+}
+
+TEST_F(http_trigger_test, header_of_the_wrong_type_fails_clearly) {
+  spec.parameters = {from_data("dep", "body.count", "headers.X-Count", true)};
+  auto executor = create();
+  auto outcome = run(*executor);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.error.find("http.headers.X-Count must be a string"), std::string::npos)
+    << outcome.error;
+  EXPECT_TRUE(sink.requests().empty());
+}
+
+TEST_F(http_trigger_test, preview_shows_the_exact_request_without_sending_it) {
+  test::write_file(secrets_dir + "/api/token", "t0ken");
+  test::write_file(secrets_dir + "/creds/user", "alice");
+  test::write_file(secrets_dir + "/creds/pass", "pw");
+  spec.url = sink.url("/base/");
+  spec.method = "put";
+  spec.headers = {{"X-Static", "one"}};
+  dsl::secure_header secure;
+  secure.name = "X-Token";
+  secure.secret = dsl::secret_key_selector{"api", "token"};
+  spec.secure_headers = {secure};
+  spec.basic_auth_ = dsl::basic_auth{dsl::secret_key_selector{"creds", "user"},
+                                     dsl::secret_key_selector{"creds", "pass"}};
+  spec.payload = {from_data("dep", "body.name", "name")};
+  spec.parameters = {from_data("dep", "body.count", "headers.X-Count")};
+  trig.parameters = {with_operation(from_data("dep", "body.name", "http.url"), "append")};
+  auto executor = create();
+  EXPECT_EQ(executor->preview(invocation), "PUT " + sink.url("/base/ada") + "\n"
+                                             "X-Count: 42\n"
+                                             "X-Static: one\n"
+                                             "X-Token: ***\n"
+                                             "Content-Type: application/json\n"
+                                             "Authorization: Basic ***\n"
+                                             "\n"
+                                             R"({"name":"ada"})");
+  EXPECT_TRUE(sink.requests().empty());
+}
+
+TEST_F(http_trigger_test, preview_without_parameters_and_its_errors) {
+  auto executor = create();
+  EXPECT_EQ(executor->preview(invocation),
+            "POST " + sink.url("/hook") + "\nContent-Type: application/json\n\n");
+  spec.payload = {from_data("dep", "body.absent", "name")};
+  auto unresolved = create();
+  EXPECT_THROW(unresolved->preview(invocation), std::runtime_error);
+  EXPECT_TRUE(sink.requests().empty());
+}
+
+TEST_F(http_trigger_test, bad_parameter_is_refused_at_creation_by_index) {
+  trig.parameters = {with_operation(from_data("dep", "body.name", "http.url"), "merge")};
+  try {
+    create();
+    FAIL() << "expected trigger_error";
+  } catch (const core::trigger_error& e) {
+    EXPECT_NE(std::string(e.what()).find("parameters[0]"), std::string::npos) << e.what();
   }
 }
 

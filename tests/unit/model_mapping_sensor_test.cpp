@@ -215,6 +215,24 @@ TEST(model_mapping_sensor, http_trigger_fields) {
   EXPECT_EQ(h.dynamic_headers[0].dest, "X-Event-Id");
 }
 
+TEST(model_mapping_sensor, trigger_template_keeps_its_whole_spec_as_typed_json) {
+  auto r = load(full_sensor);
+  const auto& t = only<sensor>(r).spec.triggers.at(0);
+  auto json = nlohmann::json::parse(t.template_.json);
+  EXPECT_EQ(json["name"], "call");
+  EXPECT_EQ(json["conditions"], "dep-a || dep-b");
+  const auto& http = json["http"];
+  EXPECT_EQ(http["url"], "http://localhost:8080/x");
+  EXPECT_EQ(http["method"], "PUT");
+  EXPECT_EQ(http["timeout"], 5);
+  EXPECT_EQ(http["headers"], nlohmann::json({{"X-A", "b"}}));
+  EXPECT_EQ(http["parameters"][0]["dest"], "http.url");
+  EXPECT_EQ(http["payload"][0]["src"]["useRawData"], true);
+  auto workflow = nlohmann::json::parse(only<sensor>(r).spec.triggers.at(1).template_.json);
+  EXPECT_EQ(workflow["argoWorkflow"]["source"]["resource"]["spec"]["parallelism"], 2);
+  EXPECT_EQ(nlohmann::json::parse(t.dlq_trigger->template_.json)["log"]["intervalSeconds"], 3);
+}
+
 TEST(model_mapping_sensor, trigger_delivery_settings_and_dlq_trigger) {
   auto r = load(full_sensor);
   const auto& t = only<sensor>(r).spec.triggers.at(0);

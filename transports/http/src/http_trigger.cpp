@@ -6,43 +6,20 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 #include <simdjson.h>
-#include <strings.h>
 
 #include "ganglion/dsl/internal/parameters.hpp"
+#include "http_request_spec.hpp"
 
 namespace ganglion::http {
 
 namespace {
 
-/// The fixed part of every request of one trigger.
-struct request_template {
-  client_request request;
-  std::vector<std::int32_t> allow;
-  bool has_payload = false;
-};
-
-std::string read_secret(const core::trigger_context& ctx, const dsl::secret_key_selector& ref,
-                        const char* field) {
-  if (!ctx.secrets)
-    throw core::trigger_error(fmt::format(
-      "{}: secret {}/{} is needed but no secret store is configured", field, ref.name, ref.key));
-  std::string error;
-  auto value = ctx.secrets->read(ref.name, ref.key, &error);
-  if (!value)
-    throw core::trigger_error(fmt::format("{}: {}", field, error));
-  return *value;
-}
+using detail::request_template;
 
 bool is_json_content(std::string_view type) {
   return type.empty() || type.find("json") != std::string_view::npos;
-}
-
-bool has_header(const client_request& r, std::string_view name) {
-  return std::any_of(r.headers.begin(), r.headers.end(), [&](const auto& h) {
-    return h.first.size() == name.size() &&
-           ::strncasecmp(h.first.data(), name.data(), name.size()) == 0;
-  });
 }
 
 core::trigger_outcome judge(const client_response& r, const std::vector<std::int32_t>& allow) {
@@ -61,76 +38,76 @@ core::trigger_outcome judge(const client_response& r, const std::vector<std::int
   return outcome;
 }
 
-std::shared_ptr<const request_template> make_template(const core::trigger_context& ctx,
-                                                      const dsl::http_trigger& spec) {
-  auto t = std::make_shared<request_template>();
-  auto& r = t->request;
-  if (spec.url.empty())
-    throw core::trigger_error("http trigger url can't be empty");
-  r.url = spec.url;
-  r.method = spec.method.empty() ? "POST" : spec.method;
-  std::transform(r.method.begin(), r.method.end(), r.method.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  auto seconds = spec.timeout_seconds > 0 ? spec.timeout_seconds : 60;
-  r.timeout = std::chrono::seconds{seconds};
-  for (const auto& [name, value] : spec.headers)
-    r.headers.emplace_back(name, value);
-  if (!spec.host.empty())
-    r.headers.emplace_back("Host", spec.host);
-  for (const auto& header : spec.secure_headers) {
-    if (header.config_map)
-      throw core::trigger_error(
-        fmt::format("secureHeaders {}: configMapKeyRef is not supported yet", header.name));
-    if (!header.secret)
-      throw core::trigger_error(
-        fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
-    r.headers.emplace_back(header.name, read_secret(ctx, *header.secret, "secureHeaders"));
+std::vector<dsl::compiled_parameter> compile(const std::vector<dsl::trigger_parameter>& specs,
+                                             const char* field) {
+  std::vector<dsl::compiled_parameter> out;
+  out.reserve(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    try {
+      out.emplace_back(specs[i]);
+    } catch (const std::exception& e) {
+      throw core::trigger_error(fmt::format("{}[{}]: {}", field, i, e.what()));
+    }
   }
-  if (!has_header(r, "Content-Type"))
-    r.headers.emplace_back("Content-Type", "application/json");
-  if (spec.basic_auth_) {
-    std::string user, password;
-    if (spec.basic_auth_->username)
-      user = read_secret(ctx, *spec.basic_auth_->username, "basicAuth.username");
-    if (spec.basic_auth_->password)
-      password = read_secret(ctx, *spec.basic_auth_->password, "basicAuth.password");
-    r.basic_auth.emplace(std::move(user), std::move(password));
-  }
-  if (spec.tls) {
-    client_tls tls;
-    tls.insecure_skip_verify = spec.tls->insecure_skip_verify;
-    if (spec.tls->ca_cert_secret)
-      tls.ca_certificate_pem = read_secret(ctx, *spec.tls->ca_cert_secret, "tls.caCertSecret");
-    if (spec.tls->client_cert_secret)
-      tls.client_certificate_pem =
-        read_secret(ctx, *spec.tls->client_cert_secret, "tls.clientCertSecret");
-    if (spec.tls->client_key_secret)
-      tls.client_key_pem = read_secret(ctx, *spec.tls->client_key_secret, "tls.clientKeySecret");
-    r.tls = std::move(tls);
-  }
-  if (ctx.manifest->policy && ctx.manifest->policy->status)
-    t->allow = ctx.manifest->policy->status->allow;
-  t->has_payload = !spec.payload.empty();
-  return t;
+  return out;
 }
 
-/// Runs one http trigger: builds the payload on the calling thread, sends it on the client's.
+/// The template as JSON text: the loaded manifest's, or one made of the modelled http fields
+/// for a trigger built in code.
+std::string template_json(const dsl::trigger_template& t) {
+  if (!t.json.empty())
+    return t.json;
+  const auto& h = *t.http;
+  nlohmann::json http{{"url", h.url},         {"method", h.method},
+                      {"headers", h.headers}, {"timeout", h.timeout_seconds}};
+  if (!h.host.empty())
+    http["host"] = h.host;
+  return nlohmann::json{{"name", t.name}, {"conditions", t.conditions}, {"http", http}}.dump();
+}
+
+/// The `http` object of a template given as JSON text.
+std::string http_object(const std::string& template_text) {
+  auto doc = nlohmann::json::parse(template_text, nullptr, false);
+  if (!doc.is_object())
+    throw std::runtime_error("the trigger template is not a JSON object");
+  auto i = doc.find("http");
+  if (i == doc.end() || !i->is_object())
+    throw std::runtime_error("the trigger template has no http object");
+  return i->dump();
+}
+
+/// Runs one http trigger: resolves parameters and the payload on the calling thread, sends the
+/// request on the client's.
 class http_executor final : public core::trigger_executor {
 public:
-  http_executor(std::shared_ptr<client> requests, std::shared_ptr<const request_template> t,
-                std::vector<dsl::compiled_parameter> payload)
-    : client_(std::move(requests)), template_(std::move(t)), payload_(std::move(payload)) {}
+  http_executor(std::shared_ptr<client> requests, const core::trigger_context& ctx)
+    : client_(std::move(requests)),
+      template_(std::make_shared<const request_template>(detail::make_request_template(ctx))) {
+    const auto& manifest = *ctx.manifest;
+    const auto& spec = *manifest.template_.http;
+    payload_ = compile(spec.payload, "http.payload");
+    template_parameters_ = compile(manifest.parameters, "parameters");
+    resource_parameters_ = compile(spec.parameters, "http.parameters");
+    try {
+      if (!template_parameters_.empty())
+        template_json_ = template_json(manifest.template_);
+      else if (!resource_parameters_.empty())
+        http_json_ = http_object(template_json(manifest.template_));
+      else
+        fixed_ = detail::make_request(template_->fields, *template_, {});
+    } catch (const std::exception& e) {
+      throw core::trigger_error(e.what());
+    }
+  }
 
   void execute(const core::trigger_invocation& invocation, core::trigger_done done) override {
-    client_request r = template_->request;
-    if (template_->has_payload) {
-      try {
-        r.body = build_body(invocation);
-      } catch (const std::exception& e) {
-        done(
-          core::trigger_outcome{false, fmt::format("cannot build the payload: {}", e.what()), {}});
-        return;
-      }
+    client_request r;
+    try {
+      r = build_request(invocation);
+    } catch (const std::exception& e) {
+      done(
+        core::trigger_outcome{false, fmt::format("cannot build the request: {}", e.what()), {}});
+      return;
     }
     auto completion = [t = template_, done](client_response response) {
       done(judge(response, t->allow));
@@ -139,41 +116,81 @@ public:
       done(core::trigger_outcome{false, "the HTTP client is saturated or shut down", {}});
   }
 
+  std::string preview(const core::trigger_invocation& invocation) override {
+    return detail::describe_request(build_request(invocation), *template_);
+  }
+
 private:
-  std::string build_body(const core::trigger_invocation& invocation) {
+  bool parameterized() const {
+    return !template_parameters_.empty() || !resource_parameters_.empty();
+  }
+
+  /// The request of one execution; throws std::runtime_error when it cannot be resolved.
+  client_request build_request(const core::trigger_invocation& invocation) {
+    if (payload_.empty() && !parameterized())
+      return fixed_;
     std::lock_guard guard{mutex_};
     std::map<std::string, dsl::event_view, std::less<>> views;
-    for (const auto& [dependency, e] : invocation.events) {
-      if (!e)
-        continue;
-      dsl::event_view view;
-      view.id = e->id;
-      view.source = e->source;
-      view.specversion = e->specversion;
-      view.type = e->type;
-      view.datacontenttype = e->datacontenttype;
-      view.subject = e->subject;
-      view.time = e->time;
-      view.data_raw = e->data;
-      if (!e->data.empty() && is_json_content(e->datacontenttype)) {
-        auto parsed = parsers_[dependency].parse(e->data);
-        if (!parsed.error()) {
-          view.data = parsed.value_unsafe();
-          view.data_is_json = true;
-        }
-      }
-      views.emplace(dependency, view);
-    }
+    for (const auto& [dependency, e] : invocation.events)
+      if (e)
+        views.emplace(dependency, view_of(dependency, *e));
     dsl::event_lookup lookup = [&views](std::string_view dependency) -> const dsl::event_view* {
       auto i = views.find(dependency);
       return i == views.end() ? nullptr : &i->second;
     };
-    return dsl::build_payload(payload_, lookup);
+    auto body = payload_.empty() ? std::string{} : dsl::build_payload(payload_, lookup);
+    if (!parameterized()) {
+      auto r = fixed_;
+      r.body = std::move(body);
+      return r;
+    }
+    return detail::make_request(resolve_fields(lookup), *template_, std::move(body));
+  }
+
+  /// ApplyTemplateParameters, then ApplyResourceParameters on the `http` object.
+  detail::request_fields resolve_fields(const dsl::event_lookup& lookup) {
+    std::string http = http_json_;
+    if (!template_parameters_.empty()) {
+      auto doc = template_json_;
+      dsl::apply_parameters(doc, template_parameters_, lookup);
+      http = http_object(doc);
+    }
+    if (!resource_parameters_.empty())
+      dsl::apply_parameters(http, resource_parameters_, lookup);
+    return detail::read_request_fields(http);
+  }
+
+  dsl::event_view view_of(const std::string& dependency, const core::event& e) {
+    dsl::event_view view;
+    view.id = e.id;
+    view.source = e.source;
+    view.specversion = e.specversion;
+    view.type = e.type;
+    view.datacontenttype = e.datacontenttype;
+    view.subject = e.subject;
+    view.time = e.time;
+    view.data_raw = e.data;
+    if (!e.data.empty() && is_json_content(e.datacontenttype)) {
+      auto parsed = parsers_[dependency].parse(e.data);
+      if (!parsed.error()) {
+        view.data = parsed.value_unsafe();
+        view.data_is_json = true;
+      }
+    }
+    return view;
   }
 
   std::shared_ptr<client> client_;
   std::shared_ptr<const request_template> template_;
+  /// The request without payload, when no parameter applies.
+  client_request fixed_;
   std::vector<dsl::compiled_parameter> payload_;
+  std::vector<dsl::compiled_parameter> template_parameters_;
+  std::vector<dsl::compiled_parameter> resource_parameters_;
+  /// The whole template, when template parameters apply.
+  std::string template_json_;
+  /// Its `http` object, when only resource parameters apply.
+  std::string http_json_;
   std::mutex mutex_;
   std::map<std::string, simdjson::dom::parser, std::less<>> parsers_;
 };
@@ -182,23 +199,9 @@ std::unique_ptr<core::trigger_executor> create(const std::shared_ptr<client>& re
                                                const core::trigger_context& ctx) {
   if (ctx.manifest == nullptr || !ctx.manifest->template_.http)
     throw core::trigger_error("http trigger started without template.http");
-  const auto& spec = *ctx.manifest->template_.http;
-  if (!ctx.manifest->parameters.empty())
-    throw core::trigger_error("template parameters are not supported yet");
-  if (!spec.parameters.empty())
-    throw core::trigger_error("http.parameters are not supported yet");
-  if (!spec.dynamic_headers.empty())
+  if (!ctx.manifest->template_.http->dynamic_headers.empty())
     throw core::trigger_error("http.dynamicHeaders are not supported yet");
-  std::vector<dsl::compiled_parameter> payload;
-  payload.reserve(spec.payload.size());
-  for (std::size_t i = 0; i < spec.payload.size(); ++i) {
-    try {
-      payload.emplace_back(spec.payload[i]);
-    } catch (const std::exception& e) {
-      throw core::trigger_error(fmt::format("http.payload[{}]: {}", i, e.what()));
-    }
-  }
-  return std::make_unique<http_executor>(requests, make_template(ctx, spec), std::move(payload));
+  return std::make_unique<http_executor>(requests, ctx);
 }
 
 } // namespace

@@ -42,7 +42,7 @@ public:
   void remove(const std::string& kind, const std::string& name);
   /// All components, ordered by kind then name.
   std::vector<component_status> snapshot() const;
-  /// True when every source is running (and there is at least nothing pending).
+  /// True when every source is running and no sensor is still pending.
   bool all_sources_running() const;
   /// The board as the /v1/status JSON document.
   std::string to_json() const;

@@ -265,6 +265,8 @@ struct trigger_template {
   std::vector<unmodelled_trigger> unmodelled;
   /// The action keys present, in manifest order (exactly one is valid).
   std::vector<std::string> action_types;
+  /// The whole template (name, conditions, the action …) as JSON text, for template parameters.
+  std::string json;
 };
 
 /// `triggers[]` (also the shape of `dlqTrigger`).
