@@ -14,6 +14,7 @@ struct run_options {
   std::string webhook_host = "0.0.0.0";
   std::size_t bus_capacity = 65536;
   double shutdown_grace_seconds = 10;
+  double dedup_window_seconds = 300;
 };
 
 /// Options of `ganglion validate`.

@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--shutdown-grace", run.shutdown_grace_seconds,
                       "Seconds to finish in-flight triggers on SIGTERM")
     ->capture_default_str();
+  run_cmd->add_option("--dedup-window", run.dedup_window_seconds,
+                      "Seconds a sensor remembers event ids to skip duplicates (0: off)")
+    ->capture_default_str();
   run_cmd->add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
     ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 

@@ -53,6 +53,8 @@ int run_command(const run_options& options) {
   engine_options.secrets_dir = options.secrets_dir;
   engine_options.data_dir = options.data_dir;
   engine_options.bus_capacity = options.bus_capacity;
+  engine_options.dedup_window =
+    std::chrono::milliseconds(static_cast<long>(options.dedup_window_seconds * 1000));
   engine_options.shutdown_grace =
     std::chrono::milliseconds(static_cast<long>(options.shutdown_grace_seconds * 1000));
 

@@ -35,7 +35,7 @@ public:
   filter_outcome evaluate(const event_view& event) const;
 
   /// Evaluates on parsed data: nullopt when the path does not exist, else whether any value
-  /// matches.
+  /// matches. Throws std::runtime_error when the filter's template fails.
   std::optional<bool> matches(simdjson::dom::element data) const;
 
   /// The path text.

@@ -11,6 +11,8 @@ namespace ganglion::http {
 /// events and sends `method` (default POST) to `url` with `headers`, `secureHeaders`,
 /// `basicAuth`, `tls` and `timeout` through `requests`. Any HTTP response is a success unless
 /// `policy.status.allow` lists the accepted codes; the outcome detail is `HTTP <code>`.
+/// Template-level `parameters[]` and then `http.parameters[]` rewrite the request per execution;
+/// `preview()` renders the exact request without sending it.
 /// Throws core::trigger_error for a configuration that cannot run (missing secret, bad path).
 core::trigger_factory make_http_trigger_factory(std::shared_ptr<client> requests);
 
