@@ -1,5 +1,7 @@
 #include "sensor_core.hpp"
 
+#include "ganglion/core/internal/event_view.hpp"
+
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -16,18 +18,6 @@ std::string route_key(std::string_view source, std::string_view subject) {
   return key;
 }
 
-dsl::event_view make_view(const event& e) {
-  dsl::event_view view;
-  view.id = e.id;
-  view.source = e.source;
-  view.specversion = e.specversion;
-  view.type = e.type;
-  view.datacontenttype = e.datacontenttype;
-  view.subject = e.subject;
-  view.time = e.time;
-  view.data_raw = e.data;
-  return view;
-}
 
 void count_rejection(compiled_dependency& dep, const dependency_verdict& verdict) {
   bool error = verdict.reason.find("error") != std::string::npos;
@@ -212,7 +202,7 @@ event_ptr sensor_core::transformed(compiled_dependency& dep, const event_ptr& e,
   auto copy = std::make_shared<event>(*e);
   copy->data = std::move(data);
   copy->datacontenttype = "application/json";
-  out = make_view(*copy);
+  out = context_view(*copy);
   auto parsed = transform_parser_.parse(copy->data);
   if (!parsed.error()) {
     out.data = parsed.value_unsafe();
@@ -251,7 +241,7 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
       duplicate_counter_->inc();
     return;
   }
-  auto view = make_view(*e);
+  auto view = context_view(*e);
   if (e->datacontenttype == "application/json" && !e->data.empty()) {
     auto parsed = parser_.parse(e->data);
     if (!parsed.error()) {

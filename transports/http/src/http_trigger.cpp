@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
+#include "ganglion/core/internal/event_view.hpp"
 #include "ganglion/dsl/internal/parameters.hpp"
 #include "http_request_spec.hpp"
 
@@ -161,15 +162,7 @@ private:
   }
 
   dsl::event_view view_of(const std::string& dependency, const core::event& e) {
-    dsl::event_view view;
-    view.id = e.id;
-    view.source = e.source;
-    view.specversion = e.specversion;
-    view.type = e.type;
-    view.datacontenttype = e.datacontenttype;
-    view.subject = e.subject;
-    view.time = e.time;
-    view.data_raw = e.data;
+    auto view = core::context_view(e);
     if (!e.data.empty() && is_json_content(e.datacontenttype)) {
       auto parsed = parsers_[dependency].parse(e.data);
       if (!parsed.error()) {
