@@ -15,13 +15,14 @@ retry_schedule::retry_schedule(const std::optional<dsl::backoff>& strategy) {
     factor_ = *strategy->factor;
   if (strategy->jitter && *strategy->jitter >= 0)
     jitter_ = *strategy->jitter;
+  if (strategy->max_duration_ns && *strategy->max_duration_ns > 0)
+    cap_ns_ = std::min(cap_ns_, static_cast<double>(*strategy->max_duration_ns));
 }
 
 std::chrono::nanoseconds retry_schedule::delay(std::uint32_t index, double random01) const {
   double base = duration_ns_ * std::pow(factor_, static_cast<double>(index));
   double total = base + random01 * jitter_ * base;
-  constexpr double ceiling = 24.0 * 3600 * 1e9;
-  return std::chrono::nanoseconds{static_cast<std::int64_t>(std::min(total, ceiling))};
+  return std::chrono::nanoseconds{static_cast<std::int64_t>(std::min(total, cap_ns_))};
 }
 
 rate_gate::rate_gate(std::uint32_t limit, clock::duration unit) : limit_(limit), unit_(unit) {}

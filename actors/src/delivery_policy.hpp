@@ -20,7 +20,7 @@ public:
   std::uint32_t attempts() const noexcept { return attempts_; }
 
   /// The wait after failed attempt `index` (0-based): d·f^i plus up to jitter·d·f^i, with
-  /// `random01` in [0, 1).
+  /// `random01` in [0, 1), capped at `maxDuration` (default 24 h).
   std::chrono::nanoseconds delay(std::uint32_t index, double random01) const;
 
 private:
@@ -28,6 +28,7 @@ private:
   double duration_ns_ = 1e9;
   double factor_ = 1;
   double jitter_ = 1;
+  double cap_ns_ = 24.0 * 3600 * 1e9;
 };
 
 /// A strict rate limit: never more than `limit` admissions within any window of `unit`

@@ -88,23 +88,32 @@ std::optional<tls_config> read_tls(const YAML::Node& map, std::string_view key) 
   return out;
 }
 
+namespace {
+
+/// Int64OrString: an unquoted integer is nanoseconds, anything else a Go duration.
+std::optional<std::int64_t> read_nanoseconds(const YAML::Node& node, const char* key,
+                                             const std::string& path, const load_context& cx) {
+  auto value = child(node, key);
+  if (is_absent(value) || !value.IsScalar())
+    return std::nullopt;
+  std::optional<std::int64_t> ns;
+  if (is_plain(value))
+    ns = scalar_int(value);
+  if (!ns)
+    ns = parse_go_duration(value.Scalar());
+  if (!ns)
+    cx.error(child_path(path, key),
+             "invalid duration \"" + value.Scalar()
+               + "\" (nanoseconds, or a Go duration such as \"2s\")");
+  return ns;
+}
+
+} // namespace
+
 backoff read_backoff(const YAML::Node& node, const std::string& path, const load_context& cx) {
   backoff out;
-  auto duration = child(node, "duration");
-  if (!is_absent(duration) && duration.IsScalar()) {
-    // Int64OrString: an unquoted integer is nanoseconds, anything else a Go duration.
-    std::optional<std::int64_t> ns;
-    if (is_plain(duration))
-      ns = scalar_int(duration);
-    if (!ns)
-      ns = parse_go_duration(duration.Scalar());
-    if (ns)
-      out.duration_ns = ns;
-    else
-      cx.error(child_path(path, "duration"),
-               "invalid duration \"" + duration.Scalar()
-                 + "\" (nanoseconds, or a Go duration such as \"2s\")");
-  }
+  out.duration_ns = read_nanoseconds(node, "duration", path, cx);
+  out.max_duration_ns = read_nanoseconds(node, "maxDuration", path, cx);
   out.factor = read_number(node, "factor");
   out.jitter = read_number(node, "jitter");
   if (auto steps = scalar_int(child(node, "steps")))

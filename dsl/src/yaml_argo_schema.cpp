@@ -21,7 +21,7 @@ const std::vector<schema_entry>& argo_schema_table() {
     {"AzureQueueStorageEventSource", "connectionString:SecretKeySelector decodeMessage:b dlq:b filter:EventSourceFilter jsonBody:b metadata:{s queueName:s storageAccountName:s waitTimeInSeconds:i"},
     {"AzureServiceBusEventSource", "connectionString:SecretKeySelector deferDelete:b filter:EventSourceFilter fullyQualifiedNamespace:s jsonBody:b metadata:{s queueName:s subscriptionName:s tls:TLSConfig topicName:s"},
     {"AzureServiceBusTrigger", "connectionString:SecretKeySelector parameters:[TriggerParameter payload:[TriggerParameter queueName:s subscriptionName:s tls:TLSConfig topicName:s"},
-    {"Backoff", "duration:is factor:n jitter:n steps:i"},
+    {"Backoff", "duration:is factor:n jitter:n maxDuration:is steps:i"},
     {"BasicAuth", "password:SecretKeySelector username:SecretKeySelector"},
     {"BitbucketAuth", "basic:BitbucketBasicAuth oauthToken:SecretKeySelector"},
     {"BitbucketBasicAuth", "password:SecretKeySelector username:SecretKeySelector"},

@@ -82,3 +82,16 @@ TEST(rate_gate, no_limit_admits_everything) {
   for (int i = 0; i < 1000; ++i)
     EXPECT_FALSE(gate.try_admit(rate_gate::clock::now()));
 }
+
+TEST(retry_schedule, max_duration_caps_every_wait) {
+  dsl::backoff b;
+  b.steps = 6;
+  b.duration_ns = 1'000'000'000;
+  b.factor = 10;
+  b.jitter = 0;
+  b.max_duration_ns = 5'000'000'000;
+  retry_schedule s{b};
+  EXPECT_EQ(s.delay(0, 0.0), 1s);
+  EXPECT_EQ(s.delay(1, 0.0), 5s);
+  EXPECT_EQ(s.delay(4, 0.9), 5s);
+}

@@ -305,3 +305,27 @@ spec:
   EXPECT_FALSE(t.retry_strategy);
   EXPECT_FALSE(t.dlq_trigger);
 }
+
+TEST(model_mapping_sensor, retry_strategy_max_duration_is_ganglions_cap) {
+  auto result = ganglion::dsl::load_manifest_text(R"(apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: s
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: es
+      eventName: e
+  triggers:
+    - template:
+        name: t
+        log: {}
+      retryStrategy:
+        steps: 3
+        duration: 1s
+        maxDuration: 30s
+)", "m.yaml", {true});
+  ASSERT_TRUE(result.diagnostics.empty()) << result.diagnostics.front().to_string();
+  const auto& s = std::get<ganglion::dsl::sensor>(result.documents.at(0).body);
+  EXPECT_EQ(s.spec.triggers.at(0).retry_strategy->max_duration_ns, 30'000'000'000);
+}

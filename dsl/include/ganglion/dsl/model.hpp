@@ -173,6 +173,8 @@ struct backoff {
   std::optional<double> factor;
   std::optional<double> jitter;
   std::optional<std::int32_t> steps;
+  /// *ganglion*: the longest single wait between attempts (Argo has no cap).
+  std::optional<std::int64_t> max_duration_ns;
 };
 
 /// `policy.status`.
