@@ -136,11 +136,13 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
     [=](event_batch& batch) {
       auto& st = self->state;
       st.received->inc(batch.events.size());
+      std::string now; // formatted once per batch, when a verdict needs it
       for (const auto& e : batch.events) {
         st.core->process(e, st.scratch, &st.verdicts);
         if (st.verdicts.empty())
           continue;
-        auto now = now_rfc3339();
+        if (now.empty())
+          now = now_rfc3339();
         for (auto& v : st.verdicts)
           st.setup.explain->record(st.core->dependencies()[v.dependency].name,
                                    {now, e->id, v.pass, std::move(v.kind), std::move(v.reason)});

@@ -10,21 +10,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string sensor(const std::string& triggers) {
-  return fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: s
-spec:
-  dependencies:
-    - name: d
-      eventSourceName: hooks
-      eventName: example
-  triggers:
-{})", triggers);
-}
-
 std::string metrics_of(e2e::engine_process& engine) {
   return test::http_request("GET", engine.admin_url("/metrics")).body;
 }
@@ -43,7 +28,7 @@ bool wait_for_text(e2e::engine_process& engine, const std::string& text) {
 TEST(e2e_delivery, retries_until_the_status_policy_accepts) {
   test::http_sink sink{503};
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + sensor(fmt::format(R"(
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(fmt::format(R"(
     - template:
         name: flaky
         http:
@@ -76,7 +61,7 @@ TEST(e2e_delivery, dead_letter_trigger_runs_after_the_last_attempt_fails) {
   test::http_sink dlq;
   auto dead = test::free_port();
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + sensor(fmt::format(R"(
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(fmt::format(R"(
     - template:
         name: main
         http:
@@ -110,7 +95,7 @@ TEST(e2e_delivery, dead_letter_trigger_runs_after_the_last_attempt_fails) {
 TEST(e2e_delivery, rate_limit_never_exceeds_the_limit_in_any_second) {
   test::http_sink sink;
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + sensor(fmt::format(R"(
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(fmt::format(R"(
     - template:
         name: limited
         http:

@@ -75,6 +75,24 @@ spec:
   return out;
 }
 
+/// A Sensor named `name` with one dependency `d` on `hooks/example` and `triggers` (YAML list
+/// items indented for `triggers:`), as a document to append to an EventSource.
+inline std::string hook_sensor(const std::string& triggers, const std::string& name = "s") {
+  return fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: {}
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: hooks
+      eventName: example
+  triggers:
+{})",
+                     name, triggers);
+}
+
 /// POSTs a JSON body to the webhook at 127.0.0.1:<port>/<endpoint>.
 inline test::http_response post(std::uint16_t port, const std::string& endpoint,
                                 const std::string& body, std::vector<std::string> headers = {}) {

@@ -11,22 +11,11 @@ TEST(e2e_lifecycle, sigterm_finishes_in_flight_triggers_and_exits_zero) {
   test::http_sink sink;
   sink.set_delay(500ms);
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: s
-spec:
-  dependencies:
-    - name: d
-      eventSourceName: hooks
-      eventName: example
-  triggers:
-    - template:
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(fmt::format(R"(    - template:
         name: slow
         http:
           url: {}
-)", sink.url("/slow"))};
+)", sink.url("/slow")))};
   EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);
   std::this_thread::sleep_for(100ms);
   auto signalled = std::chrono::steady_clock::now();
@@ -112,18 +101,7 @@ TEST(e2e_lifecycle, run_refuses_invalid_manifests_with_exit_code_one) {
 TEST(e2e_lifecycle, a_trigger_type_that_cannot_run_is_reported_and_its_siblings_fire) {
   test::http_sink sink;
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: s
-spec:
-  dependencies:
-    - name: d
-      eventSourceName: hooks
-      eventName: example
-  triggers:
-    - template:
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(fmt::format(R"(    - template:
         name: workflow
         k8s:
           operation: create
@@ -137,7 +115,7 @@ spec:
         name: notify
         http:
           url: {}
-)", sink.url("/n"))};
+)", sink.url("/n")))};
   auto status = test::http_request("GET", engine.admin_url("/v1/status")).body;
   EXPECT_NE(status.find("k8s triggers are not supported yet"), std::string::npos) << status;
   EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);

@@ -8,20 +8,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// A sensor on webhook `hooks/example` whose HTTP trigger is `trigger` (indented for `triggers:`).
-std::string sensor(const std::string& trigger) {
-  return fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: parameters
-spec:
-  dependencies:
-    - name: d
-      eventSourceName: hooks
-      eventName: example
-  triggers:
-{})", trigger);
+/// The parameters sensor with `trigger` as its only trigger.
+std::string parameters_sensor(const std::string& trigger) {
+  return e2e::hook_sensor(trigger, "parameters");
 }
 
 } // namespace
@@ -42,7 +31,7 @@ TEST(e2e_parameters, template_parameter_appends_the_event_path_to_the_url) {
           operation: append
 )",
                              sink.url("/base/"));
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + sensor(trigger)};
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + parameters_sensor(trigger)};
   auto r = e2e::post(port, "example", R"({"path":"orders/17"})");
   EXPECT_EQ(r.status, 200) << r.error << r.body;
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
@@ -80,7 +69,7 @@ TEST(e2e_parameters, resource_parameter_sets_a_header_and_the_method) {
               dest: id
 )",
                              sink.url("/h"));
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + sensor(trigger)};
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + parameters_sensor(trigger)};
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"a-1","verb":"put"})").status, 200);
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   auto req = sink.requests().at(0);

@@ -28,18 +28,7 @@ spec:
 }
 
 std::string sink_sensor(const std::string& url) {
-  return fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: s
-spec:
-  dependencies:
-    - name: d
-      eventSourceName: hooks
-      eventName: example
-  triggers:
-    - template:
+  return e2e::hook_sensor(fmt::format(R"(    - template:
         name: to-sink
         http:
           url: {}
@@ -53,7 +42,7 @@ spec:
                 dependencyName: d
                 dataKey: body
               dest: quoted
-)", url);
+)", url));
 }
 
 } // namespace
