@@ -4,14 +4,6 @@
 
 namespace ganglion::core {
 
-namespace {
-
-std::string route_key(const std::string& source, const std::string& subject) {
-  return source + '\n' + subject;
-}
-
-} // namespace
-
 embedded_bus::embedded_bus(std::size_t capacity, metrics_registry& metrics,
                            std::shared_ptr<work_tracker> work)
   : capacity_(capacity),
@@ -60,7 +52,7 @@ void embedded_bus::subscribe(const std::string& source, const std::string& subje
                              caf::actor subscriber) {
   std::lock_guard guard{mutex_};
   auto next = std::make_shared<route_table>(*routes_);
-  auto& list = (*next)[route_key(source, subject)];
+  auto& list = next->at_or_add(source, subject);
   if (std::find(list.begin(), list.end(), subscriber) == list.end())
     list.push_back(std::move(subscriber));
   routes_ = std::move(next);
@@ -69,13 +61,7 @@ void embedded_bus::subscribe(const std::string& source, const std::string& subje
 void embedded_bus::unsubscribe(const caf::actor_addr& subscriber) {
   std::lock_guard guard{mutex_};
   auto next = std::make_shared<route_table>(*routes_);
-  for (auto it = next->begin(); it != next->end();) {
-    auto& list = it->second;
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](const caf::actor& a) { return a.address() == subscriber; }),
-               list.end());
-    it = list.empty() ? next->erase(it) : std::next(it);
-  }
+  next->erase_if([&](const caf::actor& a) { return a.address() == subscriber; });
   routes_ = std::move(next);
 }
 
@@ -94,12 +80,12 @@ void embedded_bus::drain(caf::event_based_actor* self) {
     if (n == 0)
       break;
     for (std::size_t i = 0; i < n; ++i) {
-      auto it = routes->find(route_key(items[i]->source, items[i]->subject));
-      if (it == routes->end()) {
+      const auto* subscribers = routes->find(items[i]->source, items[i]->subject);
+      if (!subscribers) {
         unrouted_.inc();
       } else {
-        work_->add(static_cast<std::int64_t>(it->second.size()));
-        for (const auto& subscriber : it->second)
+        work_->add(static_cast<std::int64_t>(subscribers->size()));
+        for (const auto& subscriber : *subscribers)
           batches[subscriber].events.push_back(items[i]);
       }
       work_->done();

@@ -12,6 +12,7 @@
 
 #include "ganglion/core/bus.hpp"
 #include "ganglion/core/metrics.hpp"
+#include "route_index.hpp"
 #include "work_tracker.hpp"
 
 namespace ganglion::core {
@@ -48,7 +49,7 @@ public:
   std::size_t queued() const noexcept { return queue_.size_approx(); }
 
 private:
-  using route_table = std::unordered_map<std::string, std::vector<caf::actor>>;
+  using route_table = route_index<caf::actor>;
 
   std::size_t capacity_;
   std::shared_ptr<std::atomic<std::size_t>> live_;

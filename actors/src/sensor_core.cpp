@@ -10,14 +10,6 @@ namespace ganglion::core {
 
 namespace {
 
-std::string route_key(std::string_view source, std::string_view subject) {
-  std::string key;
-  key.reserve(source.size() + subject.size() + 1);
-  key.append(source).push_back('\n');
-  key.append(subject);
-  return key;
-}
-
 
 void count_rejection(compiled_dependency& dep, const dependency_verdict& verdict) {
   bool error = verdict.reason.find("error") != std::string::npos;
@@ -92,7 +84,7 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
       c.sensor_name = sensor_name_;
     }
     by_name.emplace(dep.name, dependencies_.size());
-    index_[route_key(dep.event_source_name, dep.event_name)].push_back(dependencies_.size());
+    index_.at_or_add(dep.event_source_name, dep.event_name).push_back(dependencies_.size());
     dependencies_.push_back(std::move(c));
   }
   users_.resize(dependencies_.size());
@@ -232,8 +224,8 @@ bool sensor_core::seen_before(const std::string& id) {
 
 void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
                           std::vector<dependency_verdict>* verdicts) {
-  auto it = index_.find(route_key(e->source, e->subject));
-  if (it == index_.end())
+  const auto* routed = index_.find(e->source, e->subject);
+  if (!routed)
     return;
   if (seen_before(e->id)) {
     ++duplicates_;
@@ -250,7 +242,7 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
     }
   }
   bool any = false;
-  for (auto d : it->second) {
+  for (auto d : *routed) {
     auto& dep = dependencies_[d];
     dependency_verdict verdict;
     verdict.dependency = d;
@@ -274,13 +266,13 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
       verdicts->push_back(std::move(verdict));
   }
   if (!any) {
-    for (auto d : it->second)
+    for (auto d : *routed)
       matched_event_[d].reset();
     return;
   }
   // Each trigger fires at most once per event, whichever of its dependencies matched.
   std::vector<std::size_t> touched;
-  for (auto d : it->second) {
+  for (auto d : *routed) {
     if (!matched_[d])
       continue;
     for (auto [t, var] : users_[d]) {
@@ -304,7 +296,7 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
     std::fill(trig.held.begin(), trig.held.end(), nullptr);
     std::fill(trig.present.begin(), trig.present.end(), 0);
   }
-  for (auto d : it->second) {
+  for (auto d : *routed) {
     matched_[d] = 0;
     matched_event_[d].reset();
   }

@@ -20,6 +20,7 @@
 #include "ganglion/dsl/internal/lua_script.hpp"
 #include "ganglion/dsl/internal/time_filter.hpp"
 #include "ganglion/dsl/model.hpp"
+#include "route_index.hpp"
 
 namespace ganglion::core {
 
@@ -121,8 +122,8 @@ private:
   std::string sensor_name_;
   std::vector<compiled_dependency> dependencies_;
   std::vector<compiled_trigger> triggers_;
-  /// "source\nsubject" → dependency indexes.
-  std::unordered_map<std::string, std::vector<std::size_t>> index_;
+  /// (eventSourceName, eventName) → dependency indexes.
+  route_index<std::size_t> index_;
   /// dependency index → (trigger index, variable index) pairs using it.
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> users_;
   simdjson::dom::parser parser_;
