@@ -18,11 +18,14 @@ std::string new_event_id() {
   return fmt::format("{:016x}{:016x}", bits[0], bits[1]);
 }
 
-std::string now_rfc3339() {
-  auto now = std::chrono::system_clock::now();
-  auto seconds = std::chrono::floor<std::chrono::seconds>(now);
-  auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(now - seconds).count();
+std::string to_rfc3339(std::chrono::system_clock::time_point at) {
+  auto seconds = std::chrono::floor<std::chrono::seconds>(at);
+  auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(at - seconds).count();
   return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:09d}Z", seconds, nanos);
+}
+
+std::string now_rfc3339() {
+  return to_rfc3339(std::chrono::system_clock::now());
 }
 
 std::string to_json(const event& e) {

@@ -136,16 +136,12 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
     [=](event_batch& batch) {
       auto& st = self->state;
       st.received->inc(batch.events.size());
-      std::string now; // formatted once per batch, when a verdict needs it
+      auto now = std::chrono::system_clock::now(); // one timestamp per batch
       for (const auto& e : batch.events) {
         st.core->process(e, st.scratch, &st.verdicts);
-        if (st.verdicts.empty())
-          continue;
-        if (now.empty())
-          now = now_rfc3339();
-        for (auto& v : st.verdicts)
-          st.setup.explain->record(st.core->dependencies()[v.dependency].name,
-                                   {now, e->id, v.pass, std::move(v.kind), std::move(v.reason)});
+        for (const auto& v : st.verdicts)
+          st.setup.explain->record(st.core->dependencies()[v.dependency].name, now, e->id,
+                                   v.pass, v.kind, v.reason);
         st.verdicts.clear();
       }
       st.setup.work->add(static_cast<std::int64_t>(st.scratch.size()));

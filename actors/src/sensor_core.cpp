@@ -271,7 +271,8 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
     return;
   }
   // Each trigger fires at most once per event, whichever of its dependencies matched.
-  std::vector<std::size_t> touched;
+  auto& touched = touched_;
+  touched.clear();
   for (auto d : *routed) {
     if (!matched_[d])
       continue;

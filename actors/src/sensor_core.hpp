@@ -129,6 +129,8 @@ private:
   simdjson::dom::parser parser_;
   simdjson::dom::parser transform_parser_;
   std::vector<std::uint8_t> matched_;
+  /// Triggers whose join state the current event changed (scratch).
+  std::vector<std::size_t> touched_;
   /// dependency index → the event it matched (the transformed one when it has a transform).
   std::vector<event_ptr> matched_event_;
   sensor_options options_;

@@ -61,6 +61,48 @@ std::optional<simdjson::dom::element> parsed_data(const event_view& event) {
   return el;
 }
 
+// The alternatives of a pattern made only of literal text and `|` ("opened|synchronize"), for
+// which an unanchored regex match is a substring search; nullopt for any other pattern.
+std::optional<std::vector<std::string>> literal_alternatives(std::string_view pattern) {
+  constexpr std::string_view meta = "\\.+*?()[]{}^$";
+  if (pattern.find_first_of(meta) != std::string_view::npos)
+    return std::nullopt;
+  std::vector<std::string> out;
+  for (std::size_t start = 0;;) {
+    auto bar = pattern.find('|', start);
+    out.emplace_back(pattern.substr(start, bar - start));
+    if (bar == std::string_view::npos)
+      return out;
+    start = bar + 1;
+  }
+}
+
+// A data filter's string value: RE2's unanchored match, by substring search when the
+// pattern is literal alternatives.
+class string_matcher {
+public:
+  explicit string_matcher(const std::string& pattern) : literals_(literal_alternatives(pattern)) {
+    RE2::Options options;
+    options.set_log_errors(false);
+    regex_ = std::make_unique<RE2>(pattern, options);
+  }
+
+  const RE2& regex() const noexcept { return *regex_; }
+
+  bool partial_match(std::string_view text) const {
+    if (!literals_)
+      return RE2::PartialMatch(text, *regex_);
+    for (const auto& literal : *literals_)
+      if (text.find(literal) != std::string_view::npos)
+        return true;
+    return false;
+  }
+
+private:
+  std::optional<std::vector<std::string>> literals_;
+  std::unique_ptr<RE2> regex_;
+};
+
 std::string missing_path(const std::string& path) {
   return fmt::format("path '{}' does not exist", path);
 }
@@ -74,7 +116,7 @@ struct compiled_data_filter::impl {
   comparator op = comparator::eq;
   std::vector<bool> bools;
   std::vector<double> numbers;
-  std::vector<std::unique_ptr<RE2>> regexes;
+  std::vector<string_matcher> regexes;
   std::optional<go_template> tmpl;
 };
 
@@ -116,13 +158,11 @@ compiled_data_filter::compiled_data_filter(const data_filter& spec)
     }
   } else if (spec.type == "string") {
     f.type = value_type::string;
-    RE2::Options options;
-    options.set_log_errors(false);
     for (const auto& v : spec.value) {
-      auto re = std::make_unique<RE2>(v, options);
-      if (!re->ok())
-        fail(fmt::format("invalid regex '{}': {}", v, re->error()));
-      f.regexes.push_back(std::move(re));
+      string_matcher matcher(v);
+      if (!matcher.regex().ok())
+        fail(fmt::format("invalid regex '{}': {}", v, matcher.regex().error()));
+      f.regexes.push_back(std::move(matcher));
     }
   } else {
     fail(fmt::format("unsupported JSON type '{}'", spec.type));
@@ -173,7 +213,7 @@ std::optional<bool> compiled_data_filter::matches(simdjson::dom::element data) c
         text = copy;
       }
       for (const auto& re : f.regexes)
-        if (RE2::PartialMatch(text, *re) == (f.op == comparator::eq))
+        if (re.partial_match(text) == (f.op == comparator::eq))
           return true;
       return false;
     }

@@ -102,8 +102,9 @@ filter_outcome compiled_expr_filters::evaluate(const event_view& event) const {
   if (!data)
     return {false, "expr filter error (event data not valid JSON)"};
   std::vector<std::string> errors;
-  std::vector<expr_value> values;
-  std::vector<const expr_value*> bound;
+  // Scratch reused across events: evaluation allocates nothing for scalar fields.
+  thread_local std::vector<expr_value> values;
+  thread_local std::vector<const expr_value*> bound;
   for (const auto& f : impl_->filters) {
     values.clear();
     bool missing = false;

@@ -235,6 +235,36 @@ maybe eval_chain(const std::vector<component>& chain, std::size_t i, const node&
   }
 }
 
+// on_object / on_array for chains of plain keys and indexes, without owners or optionals:
+// the same first-match-with-backtracking walk.
+bool walk_plain(const std::vector<component>& chain, std::size_t i, element value, element& out) {
+  const component& c = chain[i];
+  bool last = i + 1 == chain.size();
+  simdjson::dom::object object;
+  if (!value.get(object)) {
+    for (auto field : object) {
+      if (field.key != c.key)
+        continue;
+      if (last) {
+        out = field.value;
+        return true;
+      }
+      if (path_eval::is_container(field.value) && walk_plain(chain, i + 1, field.value, out))
+        return true;
+    }
+    return false;
+  }
+  simdjson::dom::array array;
+  element item;
+  if (!c.index || value.get(array) || array.at(*c.index).get(item))
+    return false;
+  if (last) {
+    out = item;
+    return true;
+  }
+  return path_eval::is_container(item) && walk_plain(chain, i + 1, item, out);
+}
+
 maybe eval_multipath(const path_ast::segment& seg, const node& value) {
   bool object = seg.kind == path_ast::segment_kind::multipath_object;
   std::string out(1, object ? '{' : '[');
@@ -281,6 +311,13 @@ maybe eval_path(const path_ast::path& p, const node& value) {
 } // namespace
 
 path_result evaluate(const json_path& path, element root) {
+  if (path.compiled().plain) {
+    element found;
+    const auto& chain = path.compiled().compiled.segments[0].chain;
+    if (!path_eval::is_container(root) || !walk_plain(chain, 0, root, found))
+      return {};
+    return path_result(found);
+  }
   auto r = eval_path(path.compiled().compiled, node{root, nullptr});
   if (!r)
     return {};

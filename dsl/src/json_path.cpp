@@ -1,5 +1,7 @@
 #include "ganglion/dsl/json_path.hpp"
 
+#include <algorithm>
+
 #include "json_path_ast.hpp"
 
 namespace ganglion::dsl {
@@ -8,6 +10,12 @@ json_path json_path::compile(std::string_view text) {
   json_path out;
   out.impl_->compiled = path_ast::parse(text);
   out.impl_->text = std::string(text);
+  const auto& segments = out.impl_->compiled.segments;
+  out.impl_->plain =
+    segments.size() == 1 && segments[0].kind == path_ast::segment_kind::chain
+    && std::all_of(segments[0].chain.begin(), segments[0].chain.end(), [](const auto& c) {
+         return c.kind == path_ast::component_kind::key && !c.wild;
+       });
   return out;
 }
 

@@ -100,6 +100,8 @@ namespace ganglion::dsl {
 struct json_path::impl {
   std::string text;
   path_ast::path compiled;
+  /// One chain of plain keys and indexes (`body.items.0.id`): evaluated by a direct walk.
+  bool plain = false;
 };
 
 } // namespace ganglion::dsl

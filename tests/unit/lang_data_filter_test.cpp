@@ -260,3 +260,31 @@ TEST(context_filter, non_empty_fields_must_match) {
 }
 
 } // namespace
+
+// Literal alternatives ("opened|synchronize") are matched by substring search instead of RE2;
+// the result must be the regex's: unanchored, any alternative, empty alternative matches all.
+TEST_F(data_filter_test, literal_alternatives_match_like_the_regex) {
+  EXPECT_TRUE(passes(filter("a", "string", {"opened|synchronize"}), R"({"a":"opened"})"));
+  EXPECT_TRUE(passes(filter("a", "string", {"opened|synchronize"}), R"({"a":"synchronize"})"));
+  EXPECT_TRUE(passes(filter("a", "string", {"opened|synchronize"}), R"({"a":"reopened"})"));
+  EXPECT_FALSE(passes(filter("a", "string", {"opened|synchronize"}), R"({"a":"closed"})"));
+  EXPECT_FALSE(passes(filter("a", "string", {"opened|synchronize"}), R"({"a":"OPENED"})"));
+  EXPECT_TRUE(passes(filter("a", "string", {"closed|"}), R"({"a":"anything"})"));
+  EXPECT_TRUE(passes(filter("a", "string", {"42"}), R"({"a":1042})"));
+  EXPECT_FALSE(passes(filter("a", "string", {"opened|synchronize"}, "!="), R"({"a":"opened"})"));
+  EXPECT_TRUE(passes(filter("a", "string", {"opened|synchronize"}, "!="), R"({"a":"closed"})"));
+  // Metacharacters keep the regex: "o.ened" is not a literal.
+  EXPECT_TRUE(passes(filter("a", "string", {"o.ened"}), R"({"a":"opened"})"));
+  EXPECT_FALSE(passes(filter("a", "string", {"^opened$"}), R"({"a":"reopened"})"));
+}
+
+// Plain key/index paths take a direct walk; it must agree with gjson on duplicate keys
+// (first match that leads somewhere), indexes, and scalars in the way.
+TEST_F(data_filter_test, plain_paths_walk_like_gjson) {
+  EXPECT_TRUE(passes(filter("a.b", "string", {"^x$"}), R"({"a":1,"a":{"b":"x"}})"));
+  EXPECT_TRUE(passes(filter("list.1.id", "number", {"7"}), R"({"list":[{"id":1},{"id":7}]})"));
+  EXPECT_TRUE(passes(filter("obj.1", "string", {"^one$"}), R"({"obj":{"1":"one"}})"));
+  auto missing = run({filter("a.b.c", "string", {"x"})}, R"({"a":{"b":"scalar"}})");
+  EXPECT_FALSE(missing.pass);
+  EXPECT_NE(missing.error.find("does not exist"), std::string::npos);
+}

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,9 @@ std::string new_event_id();
 
 /// The current time as RFC 3339 UTC with nanoseconds (`2026-11-29T23:52:18.123456789Z`).
 std::string now_rfc3339();
+
+/// `at` as RFC 3339 UTC with nanoseconds.
+std::string to_rfc3339(std::chrono::system_clock::time_point at);
 
 /// The event rendered as structured-mode CloudEvent JSON.
 std::string to_json(const event& e);
