@@ -24,6 +24,7 @@ add_compile_definitions(BOOST_ASIO_NO_DEPRECATED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 
 pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 
 # cctz (time zones; libstdc++ 12 has no tzdb) and libjq ship no CMake or pkg-config metadata.
 find_path(CCTZ_INCLUDE_DIR cctz/time_zone.h REQUIRED)

@@ -22,11 +22,25 @@ void count_rejection(compiled_dependency& dep, const dependency_verdict& verdict
   by_kind->inc();
 }
 
+// The parsers of this thread, shared by every sensor it runs: one parse is in use at a time,
+// and one warm buffer beats a cold 25 KB buffer per sensor (10k sensors: 250 MB, all misses).
+simdjson::dom::parser& event_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
+simdjson::dom::parser& transform_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
 } // namespace
 
 sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
                          sensor_options options)
-  : sensor_name_(manifest.metadata.name), options_(options) {
+  : sensor_name_(manifest.metadata.name),
+    options_(options),
+    dedup_(options.dedup_window, options.dedup_capacity) {
   if (metrics)
     duplicate_counter_ = &metrics->get_counter(
       "ganglion_sensor_duplicates_total",
@@ -195,7 +209,7 @@ event_ptr sensor_core::transformed(compiled_dependency& dep, const event_ptr& e,
   copy->data = std::move(data);
   copy->datacontenttype = "application/json";
   out = context_view(*copy);
-  auto parsed = transform_parser_.parse(copy->data);
+  auto parsed = transform_parser().parse(copy->data);
   if (!parsed.error()) {
     out.data = parsed.value_unsafe();
     out.data_is_json = true;
@@ -203,31 +217,12 @@ event_ptr sensor_core::transformed(compiled_dependency& dep, const event_ptr& e,
   return copy;
 }
 
-bool sensor_core::seen_before(const std::string& id) {
-  if (options_.dedup_window.count() <= 0 || id.empty())
-    return false;
-  auto now = std::chrono::steady_clock::now();
-  while (!seen_order_.empty()
-         && (now - seen_order_.front().first > options_.dedup_window
-             || seen_order_.size() > options_.dedup_capacity)) {
-    auto it = seen_.find(seen_order_.front().second);
-    if (it != seen_.end() && it->second == seen_order_.front().first)
-      seen_.erase(it);
-    seen_order_.pop_front();
-  }
-  auto [it, added] = seen_.try_emplace(id, now);
-  if (!added)
-    return true;
-  seen_order_.emplace_back(now, id);
-  return false;
-}
-
 void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
                           std::vector<dependency_verdict>* verdicts) {
   const auto* routed = index_.find(e->source, e->subject);
   if (!routed)
     return;
-  if (seen_before(e->id)) {
+  if (dedup_.seen_before(e->id, dedup_window::clock::now())) {
     ++duplicates_;
     if (duplicate_counter_)
       duplicate_counter_->inc();
@@ -235,7 +230,7 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
   }
   auto view = context_view(*e);
   if (e->datacontenttype == "application/json" && !e->data.empty()) {
-    auto parsed = parser_.parse(e->data);
+    auto parsed = event_parser().parse(e->data);
     if (!parsed.error()) {
       view.data = parsed.value_unsafe();
       view.data_is_json = true;

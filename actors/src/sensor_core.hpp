@@ -20,6 +20,7 @@
 #include "ganglion/dsl/internal/lua_script.hpp"
 #include "ganglion/dsl/internal/time_filter.hpp"
 #include "ganglion/dsl/model.hpp"
+#include "dedup_window.hpp"
 #include "route_index.hpp"
 
 namespace ganglion::core {
@@ -74,7 +75,8 @@ struct dependency_verdict {
 
 /// Settings of a sensor's matching core.
 struct sensor_options {
-  /// An event id seen again within this window is skipped (0: no deduplication).
+  /// An event id seen again within this window (remembered for up to twice as long) is
+  /// skipped (0: no deduplication).
   std::chrono::milliseconds dedup_window{300000};
   /// Most event ids remembered for deduplication; the oldest are forgotten first.
   std::size_t dedup_capacity = 1u << 20;
@@ -115,7 +117,6 @@ public:
 
 private:
   bool accepts(compiled_dependency& dep, const dsl::event_view& view, dependency_verdict& verdict);
-  bool seen_before(const std::string& id);
   event_ptr transformed(compiled_dependency& dep, const event_ptr& e, const dsl::event_view& view,
                         dsl::event_view& out, dependency_verdict& verdict);
 
@@ -126,16 +127,13 @@ private:
   route_index<std::size_t> index_;
   /// dependency index → (trigger index, variable index) pairs using it.
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> users_;
-  simdjson::dom::parser parser_;
-  simdjson::dom::parser transform_parser_;
   std::vector<std::uint8_t> matched_;
   /// Triggers whose join state the current event changed (scratch).
   std::vector<std::size_t> touched_;
   /// dependency index → the event it matched (the transformed one when it has a transform).
   std::vector<event_ptr> matched_event_;
   sensor_options options_;
-  std::unordered_map<std::string, std::chrono::steady_clock::time_point> seen_;
-  std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> seen_order_;
+  dedup_window dedup_;
   std::uint64_t duplicates_ = 0;
   counter* duplicate_counter_ = nullptr;
 };
