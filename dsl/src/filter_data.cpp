@@ -77,17 +77,22 @@ std::optional<std::vector<std::string>> literal_alternatives(std::string_view pa
   }
 }
 
-// A data filter's string value: RE2's unanchored match, by substring search when the
-// pattern is literal alternatives.
+// A data filter's string value: RE2's unanchored match, or a substring search when the
+// pattern is literal alternatives (no RE2 object kept then: 10k sensors, 10k fewer programs).
 class string_matcher {
 public:
+  /// Compiles `pattern`; error() says why it is not a valid RE2 pattern.
   explicit string_matcher(const std::string& pattern) : literals_(literal_alternatives(pattern)) {
+    if (literals_)
+      return;
     RE2::Options options;
     options.set_log_errors(false);
     regex_ = std::make_unique<RE2>(pattern, options);
+    if (!regex_->ok())
+      error_ = regex_->error();
   }
 
-  const RE2& regex() const noexcept { return *regex_; }
+  const std::string& error() const noexcept { return error_; }
 
   bool partial_match(std::string_view text) const {
     if (!literals_)
@@ -101,6 +106,7 @@ public:
 private:
   std::optional<std::vector<std::string>> literals_;
   std::unique_ptr<RE2> regex_;
+  std::string error_;
 };
 
 std::string missing_path(const std::string& path) {
@@ -160,8 +166,8 @@ compiled_data_filter::compiled_data_filter(const data_filter& spec)
     f.type = value_type::string;
     for (const auto& v : spec.value) {
       string_matcher matcher(v);
-      if (!matcher.regex().ok())
-        fail(fmt::format("invalid regex '{}': {}", v, matcher.regex().error()));
+      if (!matcher.error().empty())
+        fail(fmt::format("invalid regex '{}': {}", v, matcher.error()));
       f.regexes.push_back(std::move(matcher));
     }
   } else {
