@@ -9,7 +9,6 @@ embedded_bus::embedded_bus(std::size_t capacity, metrics_registry& metrics,
   : capacity_(capacity),
     live_(std::make_shared<std::atomic<std::size_t>>(0)),
     work_(std::move(work)),
-    routes_(std::make_shared<route_table>()),
     accepted_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
                                   {{"result", "accepted"}})),
     saturated_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
@@ -51,27 +50,18 @@ void embedded_bus::set_dispatcher(caf::actor dispatcher) {
 void embedded_bus::subscribe(const std::string& source, const std::string& subject,
                              caf::actor subscriber) {
   std::lock_guard guard{mutex_};
-  auto next = std::make_shared<route_table>(*routes_);
-  auto& list = next->at_or_add(source, subject);
+  auto& list = routes_.at_or_add(source, subject);
   if (std::find(list.begin(), list.end(), subscriber) == list.end())
     list.push_back(std::move(subscriber));
-  routes_ = std::move(next);
 }
 
 void embedded_bus::unsubscribe(const caf::actor_addr& subscriber) {
   std::lock_guard guard{mutex_};
-  auto next = std::make_shared<route_table>(*routes_);
-  next->erase_if([&](const caf::actor& a) { return a.address() == subscriber; });
-  routes_ = std::move(next);
+  routes_.erase_if([&](const caf::actor& a) { return a.address() == subscriber; });
 }
 
 void embedded_bus::drain(caf::event_based_actor* self) {
   wake_pending_.store(false, std::memory_order_release);
-  std::shared_ptr<const route_table> routes;
-  {
-    std::lock_guard guard{mutex_};
-    routes = routes_;
-  }
   constexpr std::size_t batch_size = 512;
   std::vector<event_ptr> items(batch_size);
   std::unordered_map<caf::actor, event_batch> batches;
@@ -79,8 +69,10 @@ void embedded_bus::drain(caf::event_based_actor* self) {
     auto n = queue_.try_dequeue_bulk(items.begin(), batch_size);
     if (n == 0)
       break;
+    // Routes change only when sensors start or stop; one lock per bulk of events.
+    std::unique_lock guard{mutex_};
     for (std::size_t i = 0; i < n; ++i) {
-      const auto* subscribers = routes->find(items[i]->source, items[i]->subject);
+      const auto* subscribers = routes_.find(items[i]->source, items[i]->subject);
       if (!subscribers) {
         unrouted_.inc();
       } else {
@@ -91,6 +83,7 @@ void embedded_bus::drain(caf::event_based_actor* self) {
       work_->done();
       items[i].reset();
     }
+    guard.unlock();
     for (auto& [subscriber, batch] : batches)
       if (!batch.events.empty())
         self->send(subscriber, std::move(batch));

@@ -59,7 +59,7 @@ private:
   moodycamel::ConcurrentQueue<event_ptr> queue_;
   std::mutex mutex_;
   caf::actor dispatcher_;
-  std::shared_ptr<const route_table> routes_;
+  route_table routes_; ///< guarded by mutex_
   counter& accepted_;
   counter& saturated_;
   counter& unrouted_;

@@ -25,7 +25,10 @@ const char* to_string(phase p) noexcept {
 void status_board::set(const std::string& kind, const std::string& name, phase p,
                        const std::string& error) {
   std::lock_guard guard{mutex_};
-  auto& entry = components_[{kind, name}];
+  auto [it, added] = components_.try_emplace({kind, name});
+  auto& entry = it->second;
+  if (!added)
+    blocking_ -= blocking(entry);
   entry.kind = kind;
   entry.name = name;
   if (entry.phase != p || entry.since.empty())
@@ -33,16 +36,34 @@ void status_board::set(const std::string& kind, const std::string& name, phase p
   entry.phase = p;
   if (!error.empty())
     entry.last_error = error;
+  blocking_ += blocking(entry);
+}
+
+int status_board::blocking(const component_status& c) {
+  // Sources must listen; sensors must have started (or have failed for good) so that an event
+  // accepted once ready is matched.
+  return (c.kind == "source" && c.phase != phase::running)
+         || (c.kind == "sensor" && c.phase == phase::pending);
 }
 
 void status_board::count_restart(const std::string& kind, const std::string& name) {
   std::lock_guard guard{mutex_};
-  ++components_[{kind, name}].restarts;
+  auto [it, added] = components_.try_emplace({kind, name});
+  if (added) {
+    it->second.kind = kind;
+    it->second.name = name;
+    blocking_ += blocking(it->second);
+  }
+  ++it->second.restarts;
 }
 
 void status_board::remove(const std::string& kind, const std::string& name) {
   std::lock_guard guard{mutex_};
-  components_.erase({kind, name});
+  auto it = components_.find({kind, name});
+  if (it == components_.end())
+    return;
+  blocking_ -= blocking(it->second);
+  components_.erase(it);
 }
 
 std::vector<component_status> status_board::snapshot() const {
@@ -56,15 +77,7 @@ std::vector<component_status> status_board::snapshot() const {
 
 bool status_board::all_sources_running() const {
   std::lock_guard guard{mutex_};
-  // Sources must listen; sensors must have started (or have failed for good) so that an event
-  // accepted once ready is matched.
-  for (const auto& [key, entry] : components_) {
-    if (entry.kind == "source" && entry.phase != phase::running)
-      return false;
-    if (entry.kind == "sensor" && entry.phase == phase::pending)
-      return false;
-  }
-  return true;
+  return blocking_ == 0;
 }
 
 std::string status_board::to_json() const {

@@ -48,8 +48,13 @@ public:
   std::string to_json() const;
 
 private:
+  /// +1 when `c` keeps the engine from being ready (a source not running, a sensor pending).
+  static int blocking(const component_status& c);
+
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, component_status> components_;
+  /// Components for which blocking() holds, kept up to date so readiness is O(1).
+  int blocking_ = 0;
 };
 
 } // namespace ganglion::core
