@@ -2,6 +2,9 @@
 #include <csignal>
 #include <cstdio>
 #include <thread>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <spdlog/spdlog.h>
 
@@ -31,6 +34,10 @@ void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
   for (int i = 0; i < 6000 && !stopping; ++i) {
     if (engine.ready()) {
       spdlog::info("ganglion is ready");
+#ifdef __GLIBC__
+      // Loading and compiling thousands of manifests leaves freed heap behind; give it back.
+      malloc_trim(0);
+#endif
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -78,6 +85,8 @@ int run_command(const run_options& options) {
   }
 
   engine.start(loaded.documents);
+  // The engine keeps its own copies; the documents' YAML positions are no longer needed.
+  loaded = {};
   std::atomic<bool> stopping{false};
   std::thread announcer{[&] { announce_ready(engine, stopping); }};
 
