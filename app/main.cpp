@@ -35,6 +35,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--dedup-window", run.dedup_window_seconds,
                       "Seconds a sensor remembers event ids to skip duplicates (0: off)")
     ->capture_default_str();
+  run_cmd->add_option("--scheduler-threads", run.scheduler_threads,
+                      "Threads running sensors and triggers (0: one per core)")
+    ->capture_default_str();
+  run_cmd->add_option("--io-threads", run.io_threads, "Threads serving webhooks and admin HTTP")
+    ->capture_default_str()
+    ->check(CLI::Range(1, 64));
   run_cmd->add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
     ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 

@@ -65,8 +65,11 @@ int run_command(const run_options& options) {
   engine_options.shutdown_grace =
     std::chrono::milliseconds(static_cast<long>(options.shutdown_grace_seconds * 1000));
 
+  engine_options.scheduler_threads = options.scheduler_threads;
+
   http::runtime_options transport_options;
   transport_options.bind_host = options.webhook_host;
+  transport_options.server.threads = options.io_threads;
   auto transport = std::make_shared<http::runtime>(transport_options);
   core::source_registry sources;
   core::trigger_registry triggers;

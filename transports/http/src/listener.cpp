@@ -105,6 +105,9 @@ void listener::on_accept(const boost::system::error_code& ec, tcp::socket socket
     });
     return;
   }
+  // Replies go out as soon as they are written, not after the client's delayed ACK.
+  boost::system::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
   start_session(shared_from_this(), std::move(socket));
   accept();
 }
