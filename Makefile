@@ -55,6 +55,21 @@ run: build
 	@echo
 	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090 --webhook-host 127.0.0.1
 
+## bench: the micro suite and the end-to-end scenarios next to their baselines (~15 min);
+## prints a table, writes $(BUILD)/bench/results.json and docs/benchmarks.md (see that page)
+.PHONY: bench bench-quick bench-deps
+BENCH_PACKAGES := python3
+
+bench-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(BENCH_PACKAGES)"
+
+bench: build bench-deps
+	python3 bench/run.py --build $(BUILD)
+
+## bench-quick: the same steps shortened (< 2 min, build not counted); docs untouched
+bench-quick: build bench-deps
+	python3 bench/run.py --quick --build $(BUILD)
+
 ## fuzz: build the libFuzzer targets with clang into $(BUILD)/fuzz and run each for 60 s
 .PHONY: fuzz fuzz-smoke
 FUZZ_BUILD := $(BUILD)/fuzz

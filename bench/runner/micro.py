@@ -1,0 +1,77 @@
+"""Step 1: the Google Benchmark micro suite and the two matching-core targets."""
+
+import json
+import re
+import shlex
+import subprocess
+
+from .procs import StepError
+
+# Name parts Google Benchmark appends to a benchmark's name; not part of what the suite calls it.
+SUFFIX = re.compile(r"/(real_time|process_time|manual_time|min_time:[^/]*|iterations:[^/]*|"
+                    r"repeats:[^/]*|threads:[^/]*)")
+NS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# The benchmarks the key figures report as their value (not repeated as plain figures).
+KEY_BENCHES = {"sensor_pipeline", "dependency_index/10000"}
+
+
+def run_micro(ctx):
+    """Runs the suite (console output to the terminal, JSON to a file) and records figures."""
+    binary = ctx.binary("ganglion_micro_bench", "bench/ganglion_micro_bench")
+    out = ctx.path("micro.json")
+    cmd = [binary, "--benchmark_out_format=json", f"--benchmark_out={out}"]
+    if ctx.quick:
+        cmd.append("--benchmark_min_time=0.05")
+    command = shlex.join(cmd)
+    if subprocess.run(cmd, check=False).returncode != 0:
+        raise StepError(f"the micro suite failed: {command}")
+    with open(out, encoding="utf-8") as f:
+        ctx.micro = json.load(f)
+    add_key_figures(ctx, index(ctx.micro), command)
+
+
+def index(micro):
+    """{benchmark name without Google Benchmark's suffixes: its JSON entry}."""
+    out = {}
+    for b in micro.get("benchmarks", []):
+        if b.get("run_type", "iteration") == "iteration" and not b.get("error_occurred"):
+            out.setdefault(SUFFIX.sub("", b["name"]), b)
+    return out
+
+
+def ns_per_op(b):
+    """CPU time of one iteration in ns."""
+    return b["cpu_time"] * NS_PER_UNIT[b.get("time_unit", "ns")]
+
+
+def add_key_figures(ctx, benches, command):
+    """matching_core_ratio and index_10k_vs_10, each against its baseline benchmark."""
+    f = ctx.figures
+    pairs = [("matching_core_ratio", "sensor_pipeline", "baseline_simdjson_dom_parse",
+              "events/s", ("≥", 0.5), lambda b: b.get("items_per_second")),
+             ("index_10k_vs_10", "dependency_index/10000", "dependency_index/10",
+              "ns/event", ("≤", 1.5), ns_per_op)]
+    for name, bench, base, unit, target, measure in pairs:
+        absent = [n for n in (bench, base) if n not in benches]
+        if absent:
+            f.missing(name, unit, f"benchmark {', '.join(absent)} missing", target)
+            print(f"  !! {name}: benchmark {', '.join(absent)} missing from the micro suite")
+            continue
+        base_name = f"micro:{base}"
+        f.add(base_name, measure(benches[base]), unit, command=command)
+        f.add(name, measure(benches[bench]), unit, baseline=base_name, target=target,
+              command=command)
+
+
+def add_plain_figures(ctx):
+    """Every benchmark's items/s (or ns/op when it counts no items), without targets."""
+    if not ctx.micro:
+        return
+    for name, b in index(ctx.micro).items():
+        key = f"micro:{name}"
+        if key in ctx.figures.items or name in KEY_BENCHES:
+            continue
+        if b.get("items_per_second"):
+            ctx.figures.add(key, b["items_per_second"], "items/s")
+        else:
+            ctx.figures.add(key, ns_per_op(b), "ns/op")
