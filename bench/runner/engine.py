@@ -101,8 +101,9 @@ def counter(samples, name, **labels):
 class Engine:
     """One `ganglion run` on a directory of manifests, with its admin port and log file."""
 
-    def __init__(self, procs, binary, manifest_dir, log_path):
+    def __init__(self, procs, binary, manifest_dir, log_path, extra_args=()):
         self.procs = procs
+        self.extra_args = list(extra_args)
         self.binary = binary
         self.manifest_dir = manifest_dir
         self.log_path = log_path
@@ -113,7 +114,8 @@ class Engine:
     def command(self):
         """The command line that starts the engine."""
         return [self.binary, "run", "-f", self.manifest_dir,
-                "--admin", f"127.0.0.1:{self.admin_port}", "--webhook-host", "127.0.0.1"]
+                "--admin", f"127.0.0.1:{self.admin_port}", "--webhook-host", "127.0.0.1",
+                *self.extra_args]
 
     def command_text(self):
         """The command line as one shell-quoted string."""
