@@ -48,11 +48,19 @@ def webhook_http(ctx):
     try:
         closed, closed_cmd = loadgen.run(url, sink_port=sink)
         engine.verify_filters_pass("bench", "ingest", closed["requests"]["ok"])
-        ctx.figures.add("webhook_http_max_rps", closed["throughput_rps"], "req/s",
+        # The webhook accepts faster than the trigger delivers (the bus buffers the rest), so
+        # the sustained rate is what reached the sink: arrivals over the run and its drain.
+        e2e = closed.get("e2e") or {}
+        window = closed["duration_s"] + (e2e.get("drain_s") or 0)
+        delivered = e2e.get("arrived", 0) / window if window > 0 else 0
+        sustained = min(closed["throughput_rps"], delivered)
+        ctx.figures.add("webhook_http_accept_rps", closed["throughput_rps"], "req/s",
                         baseline="http_raw_rps", command=closed_cmd,
                         engine=engine.command_text())
-        rate = max(1, int(closed["throughput_rps"] / 2))
-        print(f"  open loop at {rate} req/s (half the closed-loop rate)")
+        ctx.figures.add("webhook_http_max_rps", sustained, "req/s", baseline="http_raw_rps",
+                        command=closed_cmd, engine=engine.command_text())
+        rate = max(1, int(sustained / 2))
+        print(f"  delivered {delivered:.0f} req/s to the sink; open loop at {rate} req/s (half)")
         opened, open_cmd = loadgen.run(url, sink_port=sink, rate=rate)
         engine.verify_filters_pass("bench", "ingest", opened["requests"]["ok"])
     finally:

@@ -1,0 +1,2 @@
+// Boost.URL ships no library in Debian 12: its sources are compiled here, once.
+#include <boost/url/src.hpp>
