@@ -15,13 +15,29 @@ std::string new_event_id() {
   std::array<std::uint64_t, 2> bits{generator(), generator()};
   bits[0] = (bits[0] & ~0xF000ULL) | 0x4000ULL;                   // version 4
   bits[1] = (bits[1] & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL; // variant 10
-  return fmt::format("{:016x}{:016x}", bits[0], bits[1]);
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out(32, '0');
+  for (std::size_t i = 0; i < 32; ++i)
+    out[i] = hex[(bits[i / 16] >> (60 - 4 * (i % 16))) & 0xF];
+  return out;
 }
 
 std::string to_rfc3339(std::chrono::system_clock::time_point at) {
+  // The date and time of day change once a second: format them then, the nanoseconds always.
+  thread_local std::chrono::sys_seconds cached_second{};
+  thread_local std::string cached_prefix;
   auto seconds = std::chrono::floor<std::chrono::seconds>(at);
+  if (seconds != cached_second || cached_prefix.empty()) {
+    cached_prefix = fmt::format("{:%Y-%m-%dT%H:%M:%S}.", seconds);
+    cached_second = seconds;
+  }
   auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(at - seconds).count();
-  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:09d}Z", seconds, nanos);
+  std::string out = cached_prefix;
+  out.resize(cached_prefix.size() + 10);
+  for (std::size_t i = 0; i < 9; ++i, nanos /= 10)
+    out[cached_prefix.size() + 8 - i] = static_cast<char>('0' + nanos % 10);
+  out.back() = 'Z';
+  return out;
 }
 
 std::string now_rfc3339() {

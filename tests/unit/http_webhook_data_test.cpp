@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "ganglion/http/internal/webhook_data.hpp"
 
 using namespace ganglion::http;
@@ -31,6 +33,20 @@ TEST(http_webhook_data, malformed_query_pairs_are_skipped) {
 
 TEST(http_webhook_data, invalid_utf8_is_replaced_not_thrown) {
   EXPECT_EQ(query_to_json("a=%ff"), "{\"a\":[\"\xEF\xBF\xBD\"]}");
+}
+
+// Header values are written without a JSON tree; the text must be what nlohmann writes.
+TEST(http_webhook_data, header_values_are_escaped_like_a_json_library) {
+  std::vector<std::string> values = {"plain", "quote \" and \\ slash", "tab\tnew\nline\r",
+                                     std::string("nul\0bell\x07", 9), "\x7f del",
+                                     "caf\xc3\xa9 \xe2\x82\xac", "</script>&",
+                                     "bad \xff\xfe utf8"};
+  for (const auto& v : values) {
+    auto json = headers_to_json({{"x-v", v}}, false);
+    auto expected = nlohmann::json{{"X-V", {v}}}.dump(-1, ' ', false,
+                                                      nlohmann::json::error_handler_t::replace);
+    EXPECT_EQ(json, expected) << v;
+  }
 }
 
 TEST(http_webhook_data, headers_grouped_by_canonical_name) {

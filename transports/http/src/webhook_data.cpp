@@ -55,11 +55,54 @@ std::string dump(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Appends `text` as a JSON string exactly as dump() writes it; without building a JSON tree
+// for the common case of valid UTF-8 (invalid bytes: dump() replaces them with U+FFFD).
+void append_string(std::string& out, std::string_view text) {
+  if (!simdjson::validate_utf8(text.data(), text.size())) {
+    out += dump(nlohmann::json(std::string(text)));
+    return;
+  }
+  static constexpr char hex[] = "0123456789abcdef";
+  out += '"';
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (byte < 0x20) {
+          out += "\\u00";
+          out += hex[byte >> 4];
+          out += hex[byte & 0xf];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
 std::string to_json(const string_lists& values) {
-  nlohmann::json object = nlohmann::json::object();
-  for (const auto& [key, list] : values)
-    object[key] = list;
-  return dump(object);
+  std::string out = "{";
+  for (const auto& [key, list] : values) {
+    if (out.size() > 1)
+      out += ',';
+    append_string(out, key);
+    out += ":[";
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i > 0)
+        out += ',';
+      append_string(out, list[i]);
+    }
+    out += ']';
+  }
+  out += '}';
+  return out;
 }
 
 } // namespace
