@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
                       "Seconds a sensor remembers event ids to skip duplicates (0: off)")
     ->capture_default_str();
   run_cmd->add_option("--scheduler-threads", run.scheduler_threads,
-                      "Threads running sensors and triggers (0: one per core)")
+                      "Threads running sensors and triggers (0: one per core but one, at least one)")
     ->capture_default_str();
   run_cmd->add_option("--io-threads", run.io_threads, "Threads serving webhooks and admin HTTP")
     ->capture_default_str()

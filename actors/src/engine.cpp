@@ -210,8 +210,10 @@ engine::engine(engine_options options, source_registry sources, trigger_registry
   impl_->triggers = std::move(triggers);
   impl_->triggers.try_emplace("log", make_log_trigger_factory());
   impl_->secrets = std::make_shared<const secret_store>(impl_->options.secrets_dir);
-  if (impl_->options.scheduler_threads > 0)
-    impl_->config.set("scheduler.max-threads", impl_->options.scheduler_threads);
+  auto threads = impl_->options.scheduler_threads;
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency()) - 1;
+  impl_->config.set("scheduler.max-threads", std::max<std::size_t>(1, threads));
   impl_->system = std::make_unique<caf::actor_system>(impl_->config);
   impl_->bus = std::make_shared<embedded_bus>(impl_->options.bus_capacity, impl_->metrics,
                                               impl_->work);
