@@ -34,8 +34,9 @@ def measure_server(ctx, cmd, port, log_name):
     try:
         if not wait_port(port, 10):
             raise StepError(f"{cmd[0]} did not listen on port {port}; log: {log}")
-        report, command = loadgen.run(f"http://127.0.0.1:{port}/ingest")
-        return report, {"command": command, "server": shlex.join(str(c) for c in cmd)}
+        report, command, rounds = loadgen.run_median(f"http://127.0.0.1:{port}/ingest")
+        return report, {"command": command, "server": shlex.join(str(c) for c in cmd),
+                        "rounds_rps": rounds}
     finally:
         ctx.procs.stop(server)
 

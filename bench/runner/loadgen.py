@@ -59,6 +59,14 @@ class Loadgen:
             raise StepError(f"loadgen: no request answered 2xx: {command}")
         return report
 
+    def run_median(self, url, rounds=3, **options):
+        """`rounds` runs in a row; returns (the report with the median throughput, its command,
+        every round's req/s): one noisy run on a shared machine must not decide a ratio."""
+        runs = [self.run(url, **options) for _ in range(rounds)]
+        runs.sort(key=lambda r: r[0]["throughput_rps"])
+        report, command = runs[len(runs) // 2]
+        return report, command, [round(r[0]["throughput_rps"]) for r in runs]
+
     def run(self, url, **options):
         """One run in the foreground; returns (JSON report, command text)."""
         proc, json_path, command = self.start(url, **options)

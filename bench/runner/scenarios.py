@@ -27,13 +27,13 @@ def webhook_log(ctx):
                                {"WEBHOOK_PORT": port}, ctx.path("webhook-log"))
     engine = start_engine(ctx, "webhook-log", manifests)
     try:
-        report, command = loadgen.run(f"http://127.0.0.1:{port}/ingest")
+        report, command, rounds = loadgen.run_median(f"http://127.0.0.1:{port}/ingest")
         engine.verify_filters_pass("bench", "ingest", report["requests"]["ok"])
     finally:
         engine.stop()
     ctx.figures.add("webhook_log_rps", report["throughput_rps"], "req/s",
                     baseline="http_raw_rps", target=("≥", 0.6), command=command,
-                    engine=engine.command_text())
+                    engine=engine.command_text(), rounds_rps=rounds)
 
 
 def webhook_http(ctx):
