@@ -50,17 +50,6 @@ bool compare(comparator op, double event_value, double filter_value) {
   return false;
 }
 
-// The event's data as a DOM element; Argo parses any non-nil data, whatever its content type.
-std::optional<simdjson::dom::element> parsed_data(const event_view& event) {
-  if (event.data_is_json)
-    return event.data;
-  thread_local simdjson::dom::parser parser;
-  simdjson::dom::element el;
-  if (parser.parse(event.data_raw.data(), event.data_raw.size(), true).get(el))
-    return std::nullopt;
-  return el;
-}
-
 // The alternatives of a pattern made only of literal text and `|` ("opened|synchronize"), for
 // which an unanchored regex match is a substring search; nullopt for any other pattern.
 std::optional<std::vector<std::string>> literal_alternatives(std::string_view pattern) {

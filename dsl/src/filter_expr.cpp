@@ -24,16 +24,6 @@ struct compiled_expr {
   std::vector<int> field_of_variable;
 };
 
-std::optional<simdjson::dom::element> parsed_data(const event_view& event) {
-  if (event.data_is_json)
-    return event.data;
-  thread_local simdjson::dom::parser parser;
-  simdjson::dom::element el;
-  if (parser.parse(event.data_raw.data(), event.data_raw.size(), true).get(el))
-    return std::nullopt;
-  return el;
-}
-
 compiled_expr compile_one(const expr_filter& spec) {
   compiled_expr out;
   out.expr = expression::compile(spec.expr);

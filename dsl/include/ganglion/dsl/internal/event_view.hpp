@@ -2,6 +2,7 @@
 
 // Not installed: exposes simdjson.
 
+#include <optional>
 #include <string_view>
 
 #include <simdjson.h>
@@ -24,5 +25,10 @@ struct event_view {
   /// False when the event has no data or it is not valid JSON.
   bool data_is_json = false;
 };
+
+/// The event's data as a DOM element: the parsed data, or — Argo parses any non-nil data,
+/// whatever its content type — `data_raw` parsed with this thread's parser (valid until the
+/// next call on the thread). nullopt when it is not JSON.
+std::optional<simdjson::dom::element> parsed_data(const event_view& event);
 
 } // namespace ganglion::dsl
