@@ -63,6 +63,37 @@ TEST(http_client, basic_auth) {
   EXPECT_EQ(sink.requests().at(0).header("Authorization"), "Basic dXNlcjpwYXNz");
 }
 
+// Easy handles are reused between requests: nothing of one request may leak into the next.
+TEST(http_client, a_reused_handle_carries_nothing_from_the_previous_request) {
+  test::http_sink sink;
+  http::client c;
+  http::client_request first;
+  first.method = "PUT";
+  first.url = sink.url("/first");
+  first.basic_auth.emplace("user", "pass");
+  first.headers = {{"X-Only-First", "1"}};
+  first.body = "one";
+  EXPECT_EQ(send(c, first).status, 200);
+  http::client_request second;
+  second.method = "GET";
+  second.url = sink.url("/second");
+  EXPECT_EQ(send(c, second).status, 200);
+  http::client_request third;
+  third.url = sink.url("/third");
+  third.body = "three";
+  EXPECT_EQ(send(c, third).status, 200);
+  auto seen = sink.requests();
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[1].method, "GET");
+  EXPECT_EQ(seen[1].target, "/second");
+  EXPECT_EQ(seen[1].header("Authorization"), "");
+  EXPECT_EQ(seen[1].header("X-Only-First"), "");
+  EXPECT_EQ(seen[1].body, "");
+  EXPECT_EQ(seen[2].method, "POST");
+  EXPECT_EQ(seen[2].body, "three");
+  EXPECT_EQ(seen[2].header("Authorization"), "");
+}
+
 TEST(http_client, connection_refused_is_an_error) {
   http::client c;
   http::client_request r;

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
@@ -61,7 +62,8 @@ void set_blob(CURL* easy, CURLoption option, const std::string& pem) {
   curl_easy_setopt(easy, option, &blob);
 }
 
-/// Configures the easy handle of `t`; returns an error message when the request is invalid.
+/// Configures the (fresh or reset) easy handle of `t`; returns an error message when the
+/// request is invalid.
 std::string prepare(transfer& t) {
   auto& r = t.request;
   for (const auto& [name, value] : r.headers) {
@@ -72,9 +74,6 @@ std::string prepare(transfer& t) {
     t.headers = curl_slist_append(t.headers, line.c_str());
   }
   t.headers = curl_slist_append(t.headers, "Expect:");
-  t.easy = curl_easy_init();
-  if (!t.easy)
-    return "curl_easy_init failed";
   CURL* e = t.easy;
   curl_easy_setopt(e, CURLOPT_PRIVATE, &t);
   curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
@@ -132,10 +131,37 @@ struct client::impl {
     curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.max_total_connections);
   }
 
-  ~impl() { curl_multi_cleanup(multi); }
+  ~impl() {
+    for (CURL* easy : idle_easy)
+      curl_easy_cleanup(easy);
+    curl_multi_cleanup(multi);
+  }
+
+  /// An easy handle from the idle pool (reset), or a new one.
+  CURL* take_easy() {
+    if (idle_easy.empty())
+      return curl_easy_init();
+    CURL* easy = idle_easy.back();
+    idle_easy.pop_back();
+    return easy;
+  }
+
+  /// Keeps a finished transfer's easy handle for the next request (curl_easy_init allocates
+  /// and initialises several KB per request otherwise); connections stay in the multi handle.
+  void recycle(transfer& t) {
+    constexpr std::size_t idle_limit = 256;
+    if (idle_easy.size() < idle_limit) {
+      curl_easy_reset(t.easy);
+      idle_easy.push_back(t.easy);
+    } else {
+      curl_easy_cleanup(t.easy);
+    }
+    t.easy = nullptr;
+  }
 
   void start(std::unique_ptr<transfer> t) {
-    auto error = prepare(*t);
+    t->easy = take_easy();
+    auto error = t->easy ? prepare(*t) : std::string("curl_easy_init failed");
     if (error.empty() && curl_multi_add_handle(multi, t->easy) != CURLM_OK)
       error = "curl_multi_add_handle failed";
     if (!error.empty()) {
@@ -171,6 +197,7 @@ struct client::impl {
         t->result.body.clear();
         t->result.error = t->error[0] != '\0' ? t->error : curl_easy_strerror(code);
       }
+      recycle(*t);
       finish(std::move(t));
     }
   }
@@ -227,6 +254,8 @@ struct client::impl {
   bool stopping = false;
   std::atomic<std::size_t> pending{0};
   std::map<CURL*, std::unique_ptr<transfer>> active;
+  /// Reset easy handles ready for reuse (client thread only).
+  std::vector<CURL*> idle_easy;
 };
 
 client::client(client_options options) : impl_(std::make_unique<impl>(options)) {
