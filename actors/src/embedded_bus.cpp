@@ -4,6 +4,22 @@
 
 namespace ganglion::core {
 
+namespace {
+
+/// An accepted event, counted in the bus's live events until the last holder lets go.
+struct live_event {
+  live_event(event&& accepted, std::shared_ptr<std::atomic<std::size_t>> counter)
+    : e(std::move(accepted)), live(std::move(counter)) {}
+  ~live_event() { live->fetch_sub(1, std::memory_order_acq_rel); }
+  live_event(const live_event&) = delete;
+  live_event& operator=(const live_event&) = delete;
+
+  event e;
+  std::shared_ptr<std::atomic<std::size_t>> live;
+};
+
+} // namespace
+
 embedded_bus::embedded_bus(std::size_t capacity, metrics_registry& metrics,
                            std::shared_ptr<work_tracker> work)
   : capacity_(capacity),
@@ -24,11 +40,9 @@ publish_status embedded_bus::publish(event&& e) {
     saturated_.inc();
     return publish_status::saturated;
   }
-  auto live = live_;
-  event_ptr ptr{new event(std::move(e)), [live](const event* p) {
-                  delete p;
-                  live->fetch_sub(1, std::memory_order_acq_rel);
-                }};
+  // One allocation holds the event, its count in `live_` and the shared_ptr control block.
+  auto held = std::make_shared<live_event>(std::move(e), live_);
+  event_ptr ptr{held, &held->e};
   work_->add();
   queue_.enqueue(std::move(ptr));
   accepted_.inc();
