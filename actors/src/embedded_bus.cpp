@@ -1,5 +1,7 @@
 #include "embedded_bus.hpp"
 
+#include <algorithm>
+
 #include "messages.hpp"
 
 namespace ganglion::core {
@@ -44,7 +46,7 @@ publish_status embedded_bus::publish(event&& e) {
   auto held = std::make_shared<live_event>(std::move(e), live_);
   event_ptr ptr{held, &held->e};
   work_->add();
-  queue_.enqueue(std::move(ptr));
+  queue_.enqueue({next_sequence_.fetch_add(1, std::memory_order_relaxed), std::move(ptr)});
   accepted_.inc();
   if (!wake_pending_.exchange(true, std::memory_order_acq_rel)) {
     std::lock_guard guard{mutex_};
@@ -76,33 +78,42 @@ void embedded_bus::unsubscribe(const caf::actor_addr& subscriber) {
 
 void embedded_bus::drain(caf::event_based_actor* self) {
   wake_pending_.store(false, std::memory_order_release);
-  constexpr std::size_t batch_size = 512;
-  std::vector<event_ptr> items(batch_size);
-  std::unordered_map<caf::actor, event_batch> batches;
+  // Each producer thread has a sub-queue of its own, so a bulk dequeue may return a later
+  // publish before an earlier one. Take everything present, then restore publish order: an
+  // event accepted before another was published reaches every sensor first.
+  constexpr std::size_t bulk = 512;
   for (;;) {
-    auto n = queue_.try_dequeue_bulk(items.begin(), batch_size);
-    if (n == 0)
+    auto taken = drained_.size();
+    drained_.resize(taken + bulk);
+    auto n = queue_.try_dequeue_bulk(drained_.begin() + static_cast<std::ptrdiff_t>(taken), bulk);
+    drained_.resize(taken + n);
+    if (n < bulk)
       break;
-    // Routes change only when sensors start or stop; one lock per bulk of events.
-    std::unique_lock guard{mutex_};
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto* subscribers = routes_.find(items[i]->source, items[i]->subject);
+  }
+  if (drained_.empty())
+    return;
+  std::sort(drained_.begin(), drained_.end(),
+            [](const sequenced_event& a, const sequenced_event& b) { return a.sequence < b.sequence; });
+  std::unordered_map<caf::actor, event_batch> batches;
+  {
+    // Routes change only when sensors start or stop; one lock per drain.
+    std::lock_guard guard{mutex_};
+    for (auto& item : drained_) {
+      const auto* subscribers = routes_.find(item.event->source, item.event->subject);
       if (!subscribers) {
         unrouted_.inc();
       } else {
         work_->add(static_cast<std::int64_t>(subscribers->size()));
         for (const auto& subscriber : *subscribers)
-          batches[subscriber].events.push_back(items[i]);
+          batches[subscriber].events.push_back(item.event);
       }
       work_->done();
-      items[i].reset();
+      item.event.reset();
     }
-    guard.unlock();
-    for (auto& [subscriber, batch] : batches)
-      if (!batch.events.empty())
-        self->send(subscriber, std::move(batch));
-    batches.clear();
   }
+  drained_.clear();
+  for (auto& [subscriber, batch] : batches)
+    self->send(subscriber, std::move(batch));
 }
 
 caf::behavior bus_dispatcher(caf::event_based_actor* self, std::shared_ptr<embedded_bus> bus) {

@@ -56,7 +56,16 @@ private:
   std::shared_ptr<work_tracker> work_;
   std::atomic<bool> closed_{false};
   std::atomic<bool> wake_pending_{false};
-  moodycamel::ConcurrentQueue<event_ptr> queue_;
+  /// An accepted event and its place in the order of publishes.
+  struct sequenced_event {
+    std::uint64_t sequence = 0;
+    event_ptr event;
+  };
+
+  moodycamel::ConcurrentQueue<sequenced_event> queue_;
+  std::atomic<std::uint64_t> next_sequence_{0};
+  /// What one drain took from the queue (dispatcher only).
+  std::vector<sequenced_event> drained_;
   std::mutex mutex_;
   caf::actor dispatcher_;
   route_table routes_; ///< guarded by mutex_
