@@ -39,7 +39,6 @@ simdjson::dom::parser& transform_parser() {
 sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
                          sensor_options options)
   : sensor_name_(manifest.metadata.name),
-    options_(options),
     dedup_(options.dedup_window, options.dedup_capacity) {
   if (metrics)
     duplicate_counter_ = &metrics->get_counter(

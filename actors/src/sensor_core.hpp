@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -132,7 +131,6 @@ private:
   std::vector<std::size_t> touched_;
   /// dependency index → the event it matched (the transformed one when it has a transform).
   std::vector<event_ptr> matched_event_;
-  sensor_options options_;
   dedup_window dedup_;
   std::uint64_t duplicates_ = 0;
   counter* duplicate_counter_ = nullptr;
