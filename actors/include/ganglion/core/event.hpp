@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,8 @@ struct event {
   std::string datacontenttype = "application/json";
   std::string specversion = "1.0";
   std::string data; ///< the payload bytes (JSON text for application/json)
+  /// The event's position in the bus's log, set when the bus accepts it (0 before).
+  std::uint64_t sequence = 0;
 };
 
 /// Events are shared read-only between the bus, sensors and triggers.
