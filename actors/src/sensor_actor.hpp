@@ -1,6 +1,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,15 @@ struct sensor_setup {
   sensor_options matching;
   /// Where the sensor records its recent verdicts for /v1/explain.
   std::shared_ptr<explain_log> explain;
+  /// Canonical text of each part of the manifest (`dependency/<name>`, `trigger/<name>`,
+  /// `sensor` for the rest), compared by a reload to restart only what changed.
+  std::map<std::string, std::string> fingerprints;
+};
+
+/// Hot reload of a running sensor: the new setup replaces the old one; unchanged dependencies
+/// keep their join state, unchanged triggers keep running.
+struct reconfigure_sensor {
+  std::shared_ptr<const sensor_setup> setup;
 };
 
 /// State of a sensor actor: its matching core and its supervised trigger actors.
@@ -60,3 +70,5 @@ struct sensor_state {
 caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup setup);
 
 } // namespace ganglion::core
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(ganglion::core::reconfigure_sensor)
