@@ -53,7 +53,12 @@ run: build
 	@echo
 	@echo "(status: curl -sS http://127.0.0.1:9090/v1/status   metrics: curl -sS http://127.0.0.1:9090/metrics)"
 	@echo
-	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090 --webhook-host 127.0.0.1
+	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090 --webhook-host 127.0.0.1 --data-dir $(BUILD)/quickstart-data
+
+## soak: the durable bus's crash test at scale: 100,000 events, three kill -9 (~10 min)
+.PHONY: soak
+soak: build
+	GANGLION_CRASH_EVENTS=100000 GANGLION_CRASH_KILLS=3 $(BUILD)/tests/e2e/e2e_ganglion --gtest_filter='durable_bus.every_acknowledged_event_survives_kill_minus_nine'
 
 ## bench: the micro suite and the end-to-end scenarios next to their baselines (~15 min);
 ## prints a table, writes $(BUILD)/bench/results.json and docs/benchmarks.md (see that page)

@@ -2,10 +2,36 @@
 
 #include <stdexcept>
 
+#include "reload.hpp"
+
 namespace ganglion::app {
 
+namespace {
+
+/// POST /v1/reload: 200 with what changed, 422 with the errors of a refused set.
+http::handler reload_handler(reloader& reloads) {
+  return [&reloads](http::request&& req, http::responder reply) {
+    if (req.method != "POST") {
+      auto r = http::text_response(405, "method " + req.method + " is not allowed; use POST");
+      r.headers.emplace_back("Allow", "POST");
+      reply(std::move(r));
+      return;
+    }
+    reloads.request("POST /v1/reload", [reply](const reload_outcome& outcome) {
+      http::response r;
+      using kind = reload_outcome::kind;
+      r.status = outcome.what == kind::applied ? 200 : outcome.what == kind::invalid ? 422 : 503;
+      r.body = outcome.to_json();
+      r.content_type = "application/json";
+      reply(std::move(r));
+    });
+  };
+}
+
+} // namespace
+
 std::vector<http::route> serve_admin(http::runtime& transport, const std::string& host_port,
-                            core::engine& engine) {
+                                     core::engine& engine, reloader* reloads) {
   auto colon = host_port.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == host_port.size())
     throw std::invalid_argument("expected HOST:PORT, got '" + host_port + "'");
@@ -61,6 +87,9 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
       r.content_type = "application/json";
       reply(std::move(r));
     }));
+  if (reloads)
+    routes.push_back(
+      pool.add_route(host, static_cast<std::uint16_t>(port), "/v1/reload", reload_handler(*reloads)));
   return routes;
 }
 

@@ -8,9 +8,12 @@
 
 namespace ganglion::app {
 
-/// Serves /health, /ready, /metrics and /v1/status for `engine` on `host_port` (HOST:PORT).
-/// Throws when the address is malformed or in use.
+class reloader;
+
+/// Serves /health, /ready, /metrics, /v1/status, /v1/explain and — with `reloads` —
+/// `POST /v1/reload` for `engine` on `host_port` (HOST:PORT). Throws when the address is
+/// malformed or in use.
 std::vector<http::route> serve_admin(http::runtime& transport, const std::string& host_port,
-                            core::engine& engine);
+                                     core::engine& engine, reloader* reloads = nullptr);
 
 } // namespace ganglion::app

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -8,9 +9,16 @@ namespace ganglion::app {
 /// Options of `ganglion run`.
 struct run_options {
   std::vector<std::string> files;
+  bool no_watch = false;       ///< do not reload when the manifest files change
   std::string admin;           ///< HOST:PORT of the admin endpoints; empty: none
   std::string secrets_dir;
-  std::string data_dir;
+  std::string data_dir = "ganglion-data";
+  bool in_memory = false;
+  std::string fsync = "interval";
+  std::string fsync_interval = "100ms";
+  std::uint64_t segment_mb = 64;
+  std::uint64_t retention_mb = 1024;
+  std::string retention_age = "24h";
   std::string webhook_host = "0.0.0.0";
   std::size_t bus_capacity = 65536;
   double shutdown_grace_seconds = 10;
@@ -36,7 +44,8 @@ struct test_options {
 /// triggers that would fire and what they would send; returns 0 (1 for unreadable input).
 int test_command(const test_options& options);
 
-/// Runs manifests until SIGINT/SIGTERM; returns the exit code.
+/// Runs manifests until SIGINT/SIGTERM, reloading them on SIGHUP, POST /v1/reload and file
+/// changes; returns the exit code.
 int run_command(const run_options& options);
 
 /// Checks manifests and prints every problem as `file:line:col: path: message`; returns 0 when

@@ -18,11 +18,33 @@ int main(int argc, char** argv) {
   run_options run;
   auto* run_cmd = cli.add_subcommand("run", "Run manifests on the embedded bus");
   run_cmd->add_option("-f,--file", run.files, "Manifest files or directories")->required();
+  run_cmd->add_flag("--no-watch", run.no_watch,
+                    "Do not reload when the manifest files change (SIGHUP and POST /v1/reload "
+                    "still do)");
   run_cmd->add_option("--admin", run.admin, "HOST:PORT for /health /ready /metrics /v1/status");
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
   run_cmd->add_option("--data-dir", run.data_dir,
-                      "Directory for the engine's state (unused: the embedded bus is in memory)");
+                      "Directory of the durable bus: its log and every sensor's cursor and state")
+    ->capture_default_str();
+  run_cmd->add_flag("--in-memory", run.in_memory,
+                    "Keep accepted events in memory only (no --data-dir; a crash loses them)");
+  run_cmd->add_option("--fsync", run.fsync,
+                      "always: fdatasync before acknowledging (group commit); interval: "
+                      "acknowledge once written, fdatasync every --fsync-interval; never")
+    ->capture_default_str()
+    ->check(CLI::IsMember({"always", "interval", "never"}));
+  run_cmd->add_option("--fsync-interval", run.fsync_interval, "Go duration, e.g. 100ms")
+    ->capture_default_str();
+  run_cmd->add_option("--segment-mb", run.segment_mb, "Size of one log segment file (MiB)")
+    ->capture_default_str()
+    ->check(CLI::Range(1, 4096));
+  run_cmd->add_option("--retention-mb", run.retention_mb,
+                      "Finished log segments beyond this total are deleted (MiB)")
+    ->capture_default_str();
+  run_cmd->add_option("--retention-age", run.retention_age,
+                      "Finished log segments older than this are deleted (Go duration)")
+    ->capture_default_str();
   run_cmd->add_option("--webhook-host", run.webhook_host,
                       "Address webhook event sources listen on")
     ->capture_default_str();

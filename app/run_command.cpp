@@ -10,7 +10,10 @@
 
 #include "admin_routes.hpp"
 #include "commands.hpp"
+#include "manifest_watcher.hpp"
+#include "reload.hpp"
 #include "ganglion/core/engine.hpp"
+#include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/http/transport.hpp"
 
@@ -18,12 +21,14 @@ namespace ganglion::app {
 
 namespace {
 
-/// Blocks the stop signals in every thread started after it, so that only sigwait sees them.
+/// Blocks the stop signals (and SIGHUP, reload) in every thread started after it, so that only
+/// sigwait sees them.
 sigset_t block_stop_signals() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
   return set;
@@ -58,7 +63,26 @@ int run_command(const run_options& options) {
 
   core::engine_options engine_options;
   engine_options.secrets_dir = options.secrets_dir;
-  engine_options.data_dir = options.data_dir;
+  if (!options.in_memory) {
+    engine_options.data_dir = options.data_dir;
+    auto& durable = engine_options.durability;
+    durable.fsync = options.fsync;
+    auto interval = dsl::parse_go_duration(options.fsync_interval);
+    auto age = dsl::parse_go_duration(options.retention_age);
+    if (!interval || *interval <= 0 || !age || *age <= 0) {
+      spdlog::error("--fsync-interval and --retention-age take a positive Go duration "
+                    "(e.g. 100ms, 24h)");
+      return 1;
+    }
+    durable.fsync_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::nanoseconds(*interval));
+    durable.retention_age =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::nanoseconds(*age));
+    durable.segment_bytes = options.segment_mb << 20;
+    durable.retention_bytes = options.retention_mb << 20;
+  } else {
+    spdlog::warn("--in-memory: accepted events are kept in memory only; a crash loses them");
+  }
   engine_options.bus_capacity = options.bus_capacity;
   engine_options.dedup_window =
     std::chrono::milliseconds(static_cast<long>(options.dedup_window_seconds * 1000));
@@ -74,12 +98,20 @@ int run_command(const run_options& options) {
   core::source_registry sources;
   core::trigger_registry triggers;
   http::register_transport(sources, triggers, transport);
-  core::engine engine{engine_options, std::move(sources), std::move(triggers)};
+  std::unique_ptr<core::engine> running;
+  try {
+    running = std::make_unique<core::engine>(engine_options, std::move(sources), std::move(triggers));
+  } catch (const std::exception& ex) {
+    spdlog::error("cannot start: {}", ex.what());
+    return 1;
+  }
+  auto& engine = *running;
 
+  reloader reloads{engine, options.files};
   std::vector<http::route> admin;
   if (!options.admin.empty()) {
     try {
-      admin = serve_admin(*transport, options.admin, engine);
+      admin = serve_admin(*transport, options.admin, engine, &reloads);
     } catch (const std::exception& ex) {
       spdlog::error("cannot serve the admin endpoints on {}: {}", options.admin, ex.what());
       return 1;
@@ -93,11 +125,28 @@ int run_command(const run_options& options) {
   std::atomic<bool> stopping{false};
   std::thread announcer{[&] { announce_ready(engine, stopping); }};
 
+  std::unique_ptr<manifest_watcher> watcher;
+  if (!options.no_watch) {
+    try {
+      watcher = std::make_unique<manifest_watcher>(
+        options.files, [&reloads] { reloads.request("the manifest files changed"); });
+    } catch (const std::exception& ex) {
+      spdlog::warn("manifest files are not watched: {}", ex.what());
+    }
+  }
+
   int sig = 0;
-  sigwait(&signals, &sig);
+  for (;;) {
+    sigwait(&signals, &sig);
+    if (sig != SIGHUP)
+      break;
+    reloads.request("SIGHUP");
+  }
   stopping = true;
   announcer.join();
   spdlog::info("received {}, stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  watcher.reset();
+  reloads.stop();
   engine.stop();
   admin.clear();
   spdlog::info("stopped");

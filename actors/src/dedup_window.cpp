@@ -17,13 +17,25 @@ void dedup_window::rotate(clock::time_point now) {
   current_start_ = now;
 }
 
+dedup_window::fingerprint dedup_window::fingerprint_of(std::string_view id) noexcept {
+  auto hash = XXH3_128bits(id.data(), id.size());
+  return {hash.low64, hash.high64};
+}
+
+void dedup_window::remember(fingerprint f) {
+  if (window_.count() <= 0)
+    return;
+  if (current_.size() >= generation_capacity_)
+    rotate(clock::now());
+  current_.insert(f);
+}
+
 bool dedup_window::seen_before(std::string_view id, clock::time_point now) {
   if (window_.count() <= 0 || id.empty())
     return false;
   if (now - current_start_ >= window_ || current_.size() >= generation_capacity_)
     rotate(now);
-  auto hash = XXH3_128bits(id.data(), id.size());
-  fingerprint f{hash.low64, hash.high64};
+  auto f = fingerprint_of(id);
   if (previous_.contains(f))
     return true;
   return !current_.insert(f).second;

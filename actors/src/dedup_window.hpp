@@ -27,12 +27,23 @@ public:
   /// Ids remembered now.
   std::size_t size() const noexcept { return current_.size() + previous_.size(); }
 
-private:
+  /// The 128-bit fingerprint an id is remembered by.
   struct fingerprint {
     std::uint64_t low = 0;
     std::uint64_t high = 0;
     bool operator==(const fingerprint&) const = default;
   };
+
+  /// The fingerprint of `id`.
+  static fingerprint fingerprint_of(std::string_view id) noexcept;
+
+  /// Remembers an id processed before a restart (it counts as seen from now on).
+  void remember(fingerprint f);
+
+  /// The window (0: deduplication is off).
+  std::chrono::milliseconds window() const noexcept { return window_; }
+
+private:
   struct fingerprint_hash {
     std::size_t operator()(const fingerprint& f) const noexcept { return f.low; }
   };

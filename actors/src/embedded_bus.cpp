@@ -1,7 +1,9 @@
 #include "embedded_bus.hpp"
 
 #include <algorithm>
+#include <future>
 
+#include "event_log.hpp"
 #include "messages.hpp"
 
 namespace ganglion::core {
@@ -23,37 +25,71 @@ struct live_event {
 } // namespace
 
 embedded_bus::embedded_bus(std::size_t capacity, metrics_registry& metrics,
-                           std::shared_ptr<work_tracker> work)
+                           std::shared_ptr<work_tracker> work, std::shared_ptr<event_log> log)
   : capacity_(capacity),
     live_(std::make_shared<std::atomic<std::size_t>>(0)),
     work_(std::move(work)),
+    log_(std::move(log)),
     accepted_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
                                   {{"result", "accepted"}})),
     saturated_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
                                    {{"result", "saturated"}})),
+    failed_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
+                                {{"result", "failed"}})),
     unrouted_(metrics.get_counter("ganglion_bus_events_unrouted_total",
                                   "Accepted events that no sensor dependency listens to", {})) {}
 
-publish_status embedded_bus::publish(event&& e) {
-  if (closed_.load(std::memory_order_relaxed))
-    return publish_status::stopped;
+void embedded_bus::publish(event&& e, publish_done done) {
+  if (closed_.load(std::memory_order_relaxed)) {
+    done(publish_status::stopped, {});
+    return;
+  }
   if (live_->fetch_add(1, std::memory_order_acq_rel) >= capacity_) {
     live_->fetch_sub(1, std::memory_order_acq_rel);
     saturated_.inc();
-    return publish_status::saturated;
+    done(publish_status::saturated, {});
+    return;
   }
+  if (!log_) {
+    e.sequence = next_sequence_.fetch_add(1, std::memory_order_relaxed) + 1;
+    enqueue(std::move(e));
+    done(publish_status::accepted, {});
+    return;
+  }
+  // The log's writer thread assigns the sequence, in append order, and calls back once the
+  // record is durable under the fsync policy.
+  log_->append(std::move(e), [this, done = std::move(done)](event&& stored, const std::string* error) {
+    if (error) {
+      live_->fetch_sub(1, std::memory_order_acq_rel);
+      failed_.inc();
+      done(publish_status::failed, *error);
+      return;
+    }
+    enqueue(std::move(stored));
+    done(publish_status::accepted, {});
+  });
+}
+
+publish_status embedded_bus::publish(event&& e) {
+  std::promise<publish_status> outcome;
+  auto result = outcome.get_future();
+  publish(std::move(e), [&](publish_status status, const std::string&) { outcome.set_value(status); });
+  return result.get();
+}
+
+void embedded_bus::enqueue(event&& e) {
+  auto sequence = e.sequence;
   // One allocation holds the event, its count in `live_` and the shared_ptr control block.
   auto held = std::make_shared<live_event>(std::move(e), live_);
   event_ptr ptr{held, &held->e};
   work_->add();
-  queue_.enqueue({next_sequence_.fetch_add(1, std::memory_order_relaxed), std::move(ptr)});
+  queue_.enqueue({sequence, std::move(ptr)});
   accepted_.inc();
   if (!wake_pending_.exchange(true, std::memory_order_acq_rel)) {
     std::lock_guard guard{mutex_};
     if (dispatcher_)
       caf::anon_send(dispatcher_, drain_atom::value);
   }
-  return publish_status::accepted;
 }
 
 void embedded_bus::set_dispatcher(caf::actor dispatcher) {
@@ -74,6 +110,13 @@ void embedded_bus::subscribe(const std::string& source, const std::string& subje
 void embedded_bus::unsubscribe(const caf::actor_addr& subscriber) {
   std::lock_guard guard{mutex_};
   routes_.erase_if([&](const caf::actor& a) { return a.address() == subscriber; });
+}
+
+void embedded_bus::unsubscribe(const std::string& source, const std::string& subject,
+                               const caf::actor_addr& subscriber) {
+  std::lock_guard guard{mutex_};
+  auto& list = routes_.at_or_add(source, subject);
+  std::erase_if(list, [&](const caf::actor& a) { return a.address() == subscriber; });
 }
 
 void embedded_bus::drain(caf::event_based_actor* self) {

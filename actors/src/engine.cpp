@@ -17,53 +17,66 @@ namespace ganglion::core {
 
 namespace {
 
-void warn_unexecuted(const std::string& name, const dsl::trigger& t) {
+void warn_unexecuted(const std::string& name, const dsl::trigger& t, bool durable) {
   if (t.policy && t.policy->k8s)
     spdlog::warn("trigger {}: policy.k8s is not executed yet and is ignored", name);
-  if (t.at_least_once)
+  if (t.at_least_once && !durable)
     spdlog::info("trigger {}: atLeastOnce: the embedded bus keeps each event until the trigger "
-                 "(its retries and dead-letter trigger included) finished; it is held in "
-                 "memory, so a crash loses it",
+                 "(its retries and dead-letter trigger included) finished; without --data-dir "
+                 "it is held in memory, so a crash loses it",
                  name);
 }
 
 } // namespace
 
-void engine::impl::plan_sources(const dsl::event_source& es, root_plan& plan) {
-  auto manifest = std::make_shared<const dsl::event_source>(es);
-  event_sources.push_back(manifest);
-  std::vector<std::pair<std::string, std::string>> events; // (type, name)
+std::vector<std::pair<std::string, std::string>> source_events(const dsl::event_source& es) {
+  std::vector<std::pair<std::string, std::string>> events;
   for (const auto& [name, spec] : es.spec.webhook)
     events.emplace_back("webhook", name);
   for (const auto& [name, spec] : es.spec.calendar)
     events.emplace_back("calendar", name);
   for (const auto& u : es.spec.unmodelled)
     events.emplace_back(u.type, u.name);
-  for (const auto& [type, name] : events) {
-    auto status_name = es.metadata.name + "/" + name;
-    auto factory = sources.find(type);
-    if (factory == sources.end()) {
-      status.set("source", status_name, phase::error, type + " event sources are not supported yet");
-      spdlog::error("source {}: {} event sources are not supported yet", status_name, type);
-      continue;
-    }
-    source_context ctx;
-    ctx.event_source_name = es.metadata.name;
-    ctx.event_name = name;
-    ctx.type = type;
-    ctx.manifest = manifest.get();
-    ctx.bus = bus;
-    ctx.secrets = secrets;
-    ctx.metrics = &metrics;
-    status.set("source", status_name, phase::pending);
-    child_spec spec;
-    spec.kind = "source";
-    spec.name = status_name;
-    spec.spawn = [f = factory->second, ctx, board = &status, status_name](caf::local_actor* parent) {
-      return parent->spawn<caf::linked>(source_actor, f, ctx, board, status_name);
-    };
-    plan.children.push_back(std::move(spec));
+  return events;
+}
+
+void engine::impl::plan_sources(const dsl::event_source& es, root_plan& plan) {
+  auto manifest = std::make_shared<const dsl::event_source>(es);
+  event_sources.push_back(manifest);
+  for (const auto& [type, name] : source_events(es))
+    if (auto spec = source_child(manifest, type, name))
+      plan.children.push_back(std::move(*spec));
+}
+
+std::optional<child_spec> engine::impl::source_child(
+  const std::shared_ptr<const dsl::event_source>& manifest, const std::string& type,
+  const std::string& name) {
+  const auto& es = *manifest;
+  auto status_name = es.metadata.name + "/" + name;
+  auto factory = sources.find(type);
+  if (factory == sources.end()) {
+    status.set("source", status_name, phase::error, type + " event sources are not supported yet");
+    spdlog::error("source {}: {} event sources are not supported yet", status_name, type);
+    return std::nullopt;
   }
+  source_context ctx;
+  ctx.event_source_name = es.metadata.name;
+  ctx.event_name = name;
+  ctx.type = type;
+  ctx.manifest = manifest.get();
+  ctx.bus = bus;
+  ctx.secrets = secrets;
+  ctx.metrics = &metrics;
+  status.set("source", status_name, phase::pending);
+  child_spec spec;
+  spec.kind = "source";
+  spec.name = status_name;
+  // The spec keeps the manifest alive for as long as a source may run from it.
+  spec.spawn = [f = factory->second, ctx, manifest, board = &status,
+                status_name](caf::local_actor* parent) {
+    return parent->spawn<caf::linked>(source_actor, f, ctx, board, status_name);
+  };
+  return spec;
 }
 
 std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& sensor,
@@ -106,7 +119,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     spdlog::error("trigger {} cannot run: {}", status_name, ex.what());
     return std::nullopt;
   }
-  warn_unexecuted(status_name, t);
+  warn_unexecuted(status_name, t, log != nullptr);
   trigger_setup setup;
   setup.sensor_name = sensor.metadata.name;
   setup.trigger_name = t.template_.name;
@@ -122,7 +135,16 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
 }
 
 void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
-                               const std::set<std::pair<std::string, std::string>>& provided) {
+                               const std::set<std::pair<std::string, std::string>>& provided,
+                               const std::map<std::string, std::string>& fingerprints) {
+  if (auto spec = sensor_child(sensor, provided, fingerprints))
+    plan.children.push_back(std::move(*spec));
+}
+
+std::optional<child_spec> engine::impl::sensor_child(
+  const dsl::sensor& sensor, const std::set<std::pair<std::string, std::string>>& provided,
+  const std::map<std::string, std::string>& fingerprints,
+  std::shared_ptr<const sensor_setup>* built) {
   const auto& name = sensor.metadata.name;
   for (const auto& dep : sensor.spec.dependencies)
     if (!provided.count({dep.event_source_name, dep.event_name}))
@@ -135,7 +157,7 @@ void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
   } catch (const std::exception& ex) {
     status.set("sensor", name, phase::error, ex.what());
     spdlog::error("sensor {} cannot run: {}", name, ex.what());
-    return;
+    return std::nullopt;
   }
   auto manifest = std::make_shared<const dsl::sensor>(sensor);
   sensor_setup setup;
@@ -146,7 +168,16 @@ void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
   setup.metrics = &metrics;
   setup.policy = policy();
   setup.matching.dedup_window = options.dedup_window;
-  setup.explain = explain_logs[name] = std::make_shared<explain_log>();
+  {
+    // A reconfigured sensor keeps its recent verdicts.
+    std::lock_guard guard{explain_mutex};
+    auto& log = explain_logs[name];
+    if (!log)
+      log = std::make_shared<explain_log>();
+    setup.explain = log;
+  }
+  setup.fingerprints = fingerprints;
+  setup.durable = durability_of(name);
   for (const auto& t : manifest->spec.triggers) {
     auto trigger = plan_trigger(*manifest, t);
     if (trigger)
@@ -154,11 +185,14 @@ void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
     setup.triggers.push_back(std::move(trigger));
   }
   status.set("sensor", name, phase::pending);
+  auto shared = std::make_shared<const sensor_setup>(std::move(setup));
+  if (built)
+    *built = shared;
   child_spec spec;
   spec.kind = "sensor";
   spec.name = name;
-  spec.spawn = [setup](caf::local_actor* parent) {
-    return parent->spawn<caf::linked>(sensor_actor, setup);
+  spec.spawn = [shared](caf::local_actor* parent) {
+    return parent->spawn<caf::linked>(sensor_actor, *shared);
   };
   // Routes exist from the moment the sensor is spawned — before any source starts — so no
   // accepted event finds the bus without its subscriber; the mailbox holds it until the
@@ -167,7 +201,44 @@ void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
     for (const auto& [source, subject] : subscriptions)
       bus->subscribe(source, subject, handle);
   };
-  plan.children.push_back(std::move(spec));
+  return spec;
+}
+
+void engine::impl::open_log() {
+  const auto& durable = options.durability;
+  auto policy = parse_fsync_policy(durable.fsync);
+  if (!policy)
+    throw std::runtime_error("invalid fsync policy '" + durable.fsync
+                             + "': expected always, interval or never");
+  fsync = *policy;
+  event_log_options log_options;
+  log_options.directory = options.data_dir + "/log";
+  log_options.fsync = fsync;
+  log_options.fsync_interval = durable.fsync_interval;
+  log_options.segment_bytes = durable.segment_bytes;
+  log_options.retention_bytes = durable.retention_bytes;
+  log_options.retention_age = durable.retention_age;
+  log = std::make_shared<event_log>(log_options, &metrics);
+  const auto& recovered = log->recovery();
+  for (const auto& problem : recovered.problems)
+    spdlog::warn("bus log: {}", problem);
+  spdlog::info("bus log {}: {} event(s) on disk (sequences {}..{}), fsync {}", log_options.directory,
+               recovered.records, recovered.first_sequence, recovered.next_sequence - 1,
+               durable.fsync);
+  cursors = std::make_shared<cursor_board>(log);
+}
+
+std::shared_ptr<const sensor_durability> engine::impl::durability_of(const std::string& sensor) {
+  if (!log)
+    return nullptr;
+  // Until the sensor has recovered and committed, nothing it may still need is released.
+  cursors->commit(sensor, 0);
+  auto durable = std::make_shared<sensor_durability>();
+  durable->directory = options.data_dir + "/sensors/" + sensor;
+  durable->fsync = fsync;
+  durable->log = log;
+  durable->cursors = cursors;
+  return durable;
 }
 
 engine::engine(engine_options options, source_registry sources, trigger_registry triggers)
@@ -182,8 +253,10 @@ engine::engine(engine_options options, source_registry sources, trigger_registry
     threads = std::max(1u, std::thread::hardware_concurrency()) - 1;
   impl_->config.set("scheduler.max-threads", std::max<std::size_t>(1, threads));
   impl_->system = std::make_unique<caf::actor_system>(impl_->config);
+  if (!impl_->options.data_dir.empty())
+    impl_->open_log();
   impl_->bus = std::make_shared<embedded_bus>(impl_->options.bus_capacity, impl_->metrics,
-                                              impl_->work);
+                                              impl_->work, impl_->log);
 }
 
 engine::~engine() {
@@ -220,11 +293,12 @@ void engine::start(const std::vector<dsl::document>& documents) {
     }
   for (const auto& doc : documents)
     if (auto s = std::get_if<dsl::sensor>(&doc.body))
-      d.plan_sensor(*s, *plan, provided);
+      d.plan_sensor(*s, *plan, provided, doc.fingerprints);
   for (const auto& doc : documents)
     if (auto es = std::get_if<dsl::event_source>(&doc.body))
       d.plan_sources(*es, *plan);
   d.root = d.system->spawn(engine_root, plan);
+  d.remember(documents);
   d.planned = true;
 }
 
@@ -243,6 +317,8 @@ void engine::stop() {
   caf::anon_send_exit(d.root, caf::exit_reason::user_shutdown);
   d.system->await_all_actors_done();
   d.root = nullptr;
+  if (d.log)
+    d.log->flush();
 }
 
 status_board& engine::status() noexcept {
@@ -254,6 +330,7 @@ metrics_registry& engine::metrics() noexcept {
 }
 
 std::optional<std::string> engine::explain(const std::string& sensor) const {
+  std::lock_guard guard{impl_->explain_mutex};
   auto it = impl_->explain_logs.find(sensor);
   if (it == impl_->explain_logs.end())
     return std::nullopt;

@@ -2,6 +2,7 @@
 
 // Message types and atoms exchanged between the engine's actors (process-local only).
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,14 @@ struct event_batch {
   std::vector<event_ptr> events;
 };
 
+class unfinished_events;
+
 /// One firing handed from a sensor to its trigger actor.
 struct fire_request {
   trigger_invocation invocation;
+  /// On the durable bus, for an `atLeastOnce` trigger: where the events go when the trigger
+  /// gives up without finishing (they are then delivered again at the next start).
+  std::shared_ptr<unfinished_events> unfinished;
 };
 
 /// An execution's end, reported by the executor's callback to its trigger actor.
@@ -36,6 +42,7 @@ using idle_atom = caf::atom_constant<caf::atom("idle")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using pump_atom = caf::atom_constant<caf::atom("pump")>;
 using reset_atom = caf::atom_constant<caf::atom("reset")>;
+using commit_atom = caf::atom_constant<caf::atom("commit")>;
 
 } // namespace ganglion::core
 

@@ -1,6 +1,10 @@
 #include "sensor_actor.hpp"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
+
+#include "sensor_triggers.hpp"
 
 namespace ganglion::core {
 
@@ -16,86 +20,81 @@ namespace {
 
 using sensor_ptr = caf::stateful_actor<sensor_state>*;
 
-std::string trigger_status_name(sensor_ptr self, std::size_t i) {
-  return self->state.setup.manifest->metadata.name + "/"
-         + self->state.setup.manifest->spec.triggers[i].template_.name;
+/// Runs the matching core on `e` and hands its firings to the triggers.
+void process(sensor_ptr self, const event_ptr& e, std::chrono::system_clock::time_point now) {
+  auto& st = self->state;
+  st.core->process(e, st.scratch, &st.verdicts);
+  for (const auto& v : st.verdicts)
+    st.setup.explain->record(st.core->dependencies()[v.dependency].name, now, e->id, v.pass,
+                             v.kind, v.reason);
+  st.verdicts.clear();
+  st.setup.work->add(static_cast<std::int64_t>(st.scratch.size()));
+  for (auto& f : st.scratch)
+    sensor_triggers::deliver(self, f.trigger, fire_request{std::move(f.invocation), nullptr});
+  st.scratch.clear();
 }
 
-void drop(sensor_ptr self, std::size_t i, std::size_t count) {
+/// Journals what finished; while events are unfinished, looks again shortly.
+void commit(sensor_ptr self) {
   auto& st = self->state;
-  st.dropped->inc(count);
-  st.setup.work->done(static_cast<std::int64_t>(count));
-  spdlog::error("trigger {} is in phase Error: {} firing(s) not executed",
-                trigger_status_name(self, i), count);
+  st.ledger->commit();
+  if (st.ledger->unfinished() > 0 && !st.commit_scheduled) {
+    st.commit_scheduled = true;
+    self->delayed_send(self, std::chrono::milliseconds(1), commit_atom::value);
+  }
 }
 
-void deliver(sensor_ptr self, std::size_t i, fire_request request) {
+bool same_part(const sensor_setup& a, const sensor_setup& b, const std::string& key) {
+  auto x = a.fingerprints.find(key);
+  auto y = b.fingerprints.find(key);
+  return x != a.fingerprints.end() && y != b.fingerprints.end() && x->second == y->second;
+}
+
+/// Hot reload: the new manifest's matching core takes over with the join state of every
+/// unchanged dependency and the dedup window; routes change without a gap; only changed
+/// triggers restart.
+void reconfigure(sensor_ptr self, const sensor_setup& next) {
   auto& st = self->state;
-  if (st.dead[i]) {
-    drop(self, i, 1);
+  const auto& name = st.setup.manifest->metadata.name;
+  std::unique_ptr<sensor_core> core;
+  try {
+    core = std::make_unique<sensor_core>(*next.manifest, next.metrics, next.matching);
+  } catch (const std::exception& ex) {
+    spdlog::error("sensor {}: the reloaded manifest cannot run ({}); the previous one keeps "
+                  "running",
+                  name, ex.what());
     return;
   }
-  const auto& handle = st.children->child(st.child_index[i]);
-  if (handle)
-    self->send(handle, std::move(request));
-  else
-    st.parked[i].push_back(std::move(request));
-}
-
-void schedule_reset(sensor_ptr self, std::uint64_t trigger, std::uint64_t entry) {
-  auto now = std::chrono::system_clock::now();
-  auto at = self->state.reset_clocks[trigger][entry].next(now);
-  if (!at)
-    return;
-  self->delayed_send(self, *at - now, reset_atom::value, trigger, entry);
-}
-
-void start_reset_clocks(sensor_ptr self) {
-  auto& st = self->state;
-  const auto& triggers = st.setup.manifest->spec.triggers;
-  st.reset_clocks.resize(triggers.size());
-  for (std::size_t t = 0; t < triggers.size(); ++t) {
-    for (const auto& spec : triggers[t].template_.conditions_reset_)
-      st.reset_clocks[t].emplace_back(spec);
-    for (std::size_t r = 0; r < st.reset_clocks[t].size(); ++r)
-      schedule_reset(self, t, r);
+  core->dedup() = std::move(st.core->dedup());
+  std::size_t carried = 0;
+  std::size_t dropped = 0;
+  for (auto& held : st.core->held()) {
+    if (same_part(st.setup, next, "dependency/" + held.dependency)
+        && core->hold(held.trigger, held.dependency, held.event))
+      ++carried;
+    else
+      ++dropped;
   }
-}
-
-void start_triggers(sensor_ptr self) {
-  auto& st = self->state;
-  auto n = st.setup.manifest->spec.triggers.size();
-  st.child_index.assign(n, 0);
-  st.parked.resize(n);
-  st.dead.assign(n, false);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!st.setup.triggers[i]) {
-      st.dead[i] = true;
-      continue;
-    }
-    child_spec spec;
-    spec.kind = "trigger";
-    spec.name = trigger_status_name(self, i);
-    spec.spawn = [setup = *st.setup.triggers[i]](caf::local_actor* parent) {
-      return parent->spawn<caf::linked>(trigger_actor, setup);
-    };
-    spec.on_started = [self, i](const caf::actor& handle) {
-      auto& st = self->state;
-      st.setup.status->set("trigger", trigger_status_name(self, i), phase::running);
-      while (!st.parked[i].empty()) {
-        self->send(handle, std::move(st.parked[i].front()));
-        st.parked[i].pop_front();
-      }
-    };
-    spec.on_given_up = [self, i] {
-      auto& st = self->state;
-      st.dead[i] = true;
-      if (!st.parked[i].empty())
-        drop(self, i, st.parked[i].size());
-      st.parked[i].clear();
-    };
-    st.child_index[i] = st.children->add(std::move(spec));
-  }
+  auto before = st.core->subscriptions();
+  auto after = core->subscriptions();
+  auto handle = caf::actor_cast<caf::actor>(self);
+  for (const auto& [source, subject] : after)
+    st.setup.bus->subscribe(source, subject, handle);
+  for (const auto& pair : before)
+    if (std::find(after.begin(), after.end(), pair) == after.end())
+      st.setup.bus->unsubscribe(pair.first, pair.second, self->address());
+  auto previous = st.setup;
+  st.retired.push_back(previous.manifest);
+  st.core = std::move(core);
+  st.setup = next;
+  st.setup.durable = previous.durable;
+  st.setup.explain = previous.explain;
+  ++st.generation;
+  sensor_triggers::start_reset_clocks(self);
+  sensor_triggers::reconcile(self, previous);
+  spdlog::info("sensor {} reloaded: {} stored join event(s) kept, {} dropped with their changed "
+               "dependency",
+               name, carried, dropped);
 }
 
 } // namespace
@@ -110,7 +109,7 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   try {
     st.core = std::make_unique<sensor_core>(*st.setup.manifest, st.setup.metrics,
                                             st.setup.matching);
-    start_reset_clocks(self);
+    sensor_triggers::start_reset_clocks(self);
   } catch (const std::exception& ex) {
     self->quit(component_failure(ex.what()));
     return {};
@@ -125,11 +124,25 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   self->set_exit_handler([self](caf::exit_msg& msg) {
     // A failing trigger is handled by its down message; anything else stops the sensor.
     if (msg.reason == caf::exit_reason::user_shutdown || !msg.reason) {
+      // Triggers still executing keep their events unfinished in this last commit.
+      if (self->state.ledger)
+        self->state.ledger->commit(true);
       self->state.children->stop_all();
       self->quit(msg.reason);
     }
   });
-  start_triggers(self);
+  sensor_triggers::start(self);
+  if (st.setup.durable) {
+    try {
+      st.ledger = std::make_unique<sensor_ledger>(name, *st.setup.durable);
+      auto now = std::chrono::system_clock::now();
+      st.ledger->recover(st.core->dedup(), [&](const event_ptr& e) { process(self, e, now); });
+    } catch (const std::exception& ex) {
+      self->state.children->stop_all();
+      self->quit(component_failure(std::string{"cannot recover its stored state: "} + ex.what()));
+      return {};
+    }
+  }
   st.setup.status->set("sensor", name, phase::running);
   spdlog::info("sensor {} is running", name);
   return {
@@ -138,26 +151,26 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
       st.received->inc(batch.events.size());
       auto now = std::chrono::system_clock::now(); // one timestamp per batch
       for (const auto& e : batch.events) {
-        st.core->process(e, st.scratch, &st.verdicts);
-        for (const auto& v : st.verdicts)
-          st.setup.explain->record(st.core->dependencies()[v.dependency].name, now, e->id,
-                                   v.pass, v.kind, v.reason);
-        st.verdicts.clear();
+        if (!st.ledger) {
+          process(self, e, now);
+        } else if (auto admitted = st.ledger->admit(e)) {
+          process(self, admitted, now);
+        }
       }
-      st.setup.work->add(static_cast<std::int64_t>(st.scratch.size()));
       st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
-      for (auto& f : st.scratch)
-        deliver(self, f.trigger, fire_request{std::move(f.invocation)});
-      st.scratch.clear();
+      if (st.ledger)
+        commit(self);
     },
+    [=](commit_atom) {
+      self->state.commit_scheduled = false;
+      commit(self);
+    },
+    [=](reconfigure_sensor& msg) { reconfigure(self, *msg.setup); },
     [=](restart_atom, std::uint64_t index) {
       self->state.children->handle_restart(static_cast<std::size_t>(index));
     },
-    [=](reset_atom, std::uint64_t trigger, std::uint64_t entry) {
-      self->state.core->reset_trigger(trigger);
-      spdlog::info("trigger {}: conditionsReset cleared its stored events",
-                   trigger_status_name(self, trigger));
-      schedule_reset(self, trigger, entry);
+    [=](reset_atom, std::uint64_t generation, std::uint64_t trigger, std::uint64_t entry) {
+      sensor_triggers::on_reset(self, generation, trigger, entry);
     },
   };
 }

@@ -15,6 +15,7 @@
 #include "ganglion/core/trigger.hpp"
 #include "messages.hpp"
 #include "sensor_core.hpp"
+#include "sensor_ledger.hpp"
 #include "supervisor.hpp"
 #include "trigger_actor.hpp"
 #include "work_tracker.hpp"
@@ -34,6 +35,8 @@ struct sensor_setup {
   sensor_options matching;
   /// Where the sensor records its recent verdicts for /v1/explain.
   std::shared_ptr<explain_log> explain;
+  /// Where the sensor keeps its state on the durable bus (null: in memory).
+  std::shared_ptr<const sensor_durability> durable;
   /// Canonical text of each part of the manifest (`dependency/<name>`, `trigger/<name>`,
   /// `sensor` for the rest), compared by a reload to restart only what changed.
   std::map<std::string, std::string> fingerprints;
@@ -60,6 +63,13 @@ struct sensor_state {
   std::vector<std::vector<condition_reset_clock>> reset_clocks;
   counter* dropped = nullptr;
   counter* received = nullptr;
+  /// At-least-once bookkeeping on the durable bus (null in memory).
+  std::unique_ptr<sensor_ledger> ledger;
+  bool commit_scheduled = false;
+  /// Counts reloads; a conditionsReset scheduled before the latest one is ignored.
+  std::uint64_t generation = 0;
+  /// Manifests replaced by reloads: triggers kept running still refer to them.
+  std::vector<std::shared_ptr<const dsl::sensor>> retired;
 
   ~sensor_state();
   static inline const char* name = "ganglion.sensor";

@@ -22,6 +22,12 @@ void count_rejection(compiled_dependency& dep, const dependency_verdict& verdict
   by_kind->inc();
 }
 
+/// A transformed copy of an event, with the event it came from.
+struct derived_event {
+  event e;
+  event_ptr from;
+};
+
 // The parsers of this thread, shared by every sensor it runs: one parse is in use at a time,
 // and one warm buffer beats a cold 25 KB buffer per sensor (10k sensors: 250 MB, all misses).
 simdjson::dom::parser& event_parser() {
@@ -204,9 +210,12 @@ event_ptr sensor_core::transformed(compiled_dependency& dep, const event_ptr& e,
     out = view;
     return e;
   }
-  auto copy = std::make_shared<event>(*e);
-  copy->data = std::move(data);
-  copy->datacontenttype = "application/json";
+  // The transformed event keeps its source alive: whoever holds it (a join, a firing) also
+  // holds the event the bus delivered, which is what the durable bus tracks.
+  auto derived = std::make_shared<derived_event>(derived_event{*e, e});
+  derived->e.data = std::move(data);
+  derived->e.datacontenttype = "application/json";
+  event_ptr copy{derived, &derived->e};
   out = context_view(*copy);
   auto parsed = transform_parser().parse(copy->data);
   if (!parsed.error()) {
@@ -295,6 +304,30 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
     matched_[d] = 0;
     matched_event_[d].reset();
   }
+}
+
+std::vector<held_event_ref> sensor_core::held() const {
+  std::vector<held_event_ref> out;
+  for (const auto& trig : triggers_)
+    for (std::size_t var = 0; var < trig.held.size(); ++var)
+      if (trig.present[var])
+        out.push_back({trig.name, dependencies_[trig.variable_dependency[var]].name, trig.held[var]});
+  return out;
+}
+
+bool sensor_core::hold(const std::string& trigger, const std::string& dependency, event_ptr e) {
+  for (auto& trig : triggers_) {
+    if (trig.name != trigger)
+      continue;
+    for (std::size_t var = 0; var < trig.held.size(); ++var) {
+      if (dependencies_[trig.variable_dependency[var]].name != dependency)
+        continue;
+      trig.held[var] = std::move(e);
+      trig.present[var] = 1;
+      return true;
+    }
+  }
+  return false;
 }
 
 void sensor_core::reset() {

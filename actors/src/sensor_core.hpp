@@ -72,6 +72,13 @@ struct dependency_verdict {
   std::string reason;
 };
 
+/// An event held in a trigger's join state, waiting for the rest of its condition.
+struct held_event_ref {
+  std::string trigger;
+  std::string dependency;
+  event_ptr event;
+};
+
 /// Settings of a sensor's matching core.
 struct sensor_options {
   /// An event id seen again within this window (remembered for up to twice as long) is
@@ -105,6 +112,13 @@ public:
   /// Compiled dependencies.
   const std::vector<compiled_dependency>& dependencies() const noexcept { return dependencies_; }
 
+  /// Every event held in join state.
+  std::vector<held_event_ref> held() const;
+
+  /// Puts `e` into trigger `trigger`'s join state for `dependency` (a join carried over a
+  /// reload); false when the trigger or its condition has no such dependency.
+  bool hold(const std::string& trigger, const std::string& dependency, event_ptr e);
+
   /// Clears every trigger's join state.
   void reset();
 
@@ -113,6 +127,9 @@ public:
 
   /// Events skipped because their id was seen within the dedup window.
   std::uint64_t duplicates() const noexcept { return duplicates_; }
+
+  /// The ids this sensor remembers (restored after a restart, moved across a reload).
+  dedup_window& dedup() noexcept { return dedup_; }
 
 private:
   bool accepts(compiled_dependency& dep, const dsl::event_view& view, dependency_verdict& verdict);

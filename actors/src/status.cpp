@@ -92,7 +92,19 @@ std::string status_board::to_json() const {
       item["lastError"] = c.last_error;
     components.push_back(std::move(item));
   }
-  return nlohmann::json{{"components", components}}.dump(2);
+  nlohmann::json config;
+  {
+    std::lock_guard guard{mutex_};
+    config = {{"phase", config_.phase}, {"reloads", config_.reloads}, {"errors", config_.errors}};
+    if (!config_.last_reload.empty())
+      config["lastReload"] = config_.last_reload;
+  }
+  return nlohmann::json{{"components", components}, {"config", config}}.dump(2);
+}
+
+void status_board::set_config(config_status config) {
+  std::lock_guard guard{mutex_};
+  config_ = std::move(config);
 }
 
 } // namespace ganglion::core

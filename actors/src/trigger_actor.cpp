@@ -2,14 +2,22 @@
 
 #include <spdlog/spdlog.h>
 
+#include "unfinished_events.hpp"
 #include "supervisor.hpp"
 
 namespace ganglion::core {
 
 trigger_state::~trigger_state() {
-  // Work abandoned by a stopped or failed trigger no longer holds up shutdown.
+  // Work abandoned by a stopped or failed trigger no longer holds up shutdown; on the durable
+  // bus its events stay unfinished, to be delivered again at the next start.
   if (setup.work)
     setup.work->done(static_cast<std::int64_t>(waiting.size() + running.size()));
+  for (const auto& request : waiting)
+    if (request.unfinished)
+      request.unfinished->keep(request.invocation.events);
+  for (const auto& [id, run] : running)
+    if (run.unfinished)
+      run.unfinished->keep(run.invocation.events);
 }
 
 namespace {
@@ -39,6 +47,7 @@ void pump(trigger_ptr self) {
     auto id = st.next_id++;
     auto& run = st.running[id];
     run.invocation = std::move(st.waiting.front().invocation);
+    run.unfinished = std::move(st.waiting.front().unfinished);
     run.fired = std::chrono::steady_clock::now();
     st.waiting.pop_front();
     launch(self, id);
@@ -91,9 +100,15 @@ void on_result(trigger_ptr self, fire_result& result) {
     return;
   }
   st.failed->inc();
+  const char* next = st.dead_letter_executor ? "; running its dead-letter trigger"
+                     : run.unfinished ? "; its events stay unfinished and are delivered again "
+                                        "at the next start (add a dlqTrigger to handle failures)"
+                                      : "";
   spdlog::error("trigger {} failed after {} attempt(s): {}{}", who, schedule.attempts(), error,
-                st.dead_letter_executor ? "; running its dead-letter trigger" : "");
+                next);
   if (!st.dead_letter_executor) {
+    if (run.unfinished)
+      run.unfinished->keep(run.invocation.events);
     finish(self, result.id);
     return;
   }

@@ -41,6 +41,7 @@ struct trigger_state {
   /// One firing being executed (possibly between attempts, possibly by the DLQ trigger).
   struct execution {
     trigger_invocation invocation;
+    std::shared_ptr<unfinished_events> unfinished;
     std::chrono::steady_clock::time_point fired;
     std::uint32_t attempt = 0;
     bool dead_letter = false;

@@ -1,4 +1,5 @@
-"""Step 1: the Google Benchmark micro suite and the two matching-core targets."""
+"""Step 1: the Google Benchmark micro suite, the two matching-core targets and the bus log's
+append figures."""
 
 import json
 import re
@@ -11,8 +12,13 @@ from .procs import StepError
 SUFFIX = re.compile(r"/(real_time|process_time|manual_time|min_time:[^/]*|iterations:[^/]*|"
                     r"repeats:[^/]*|threads:[^/]*)")
 NS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# The bus log's append benchmarks, reported per fsync policy and producer count next to the
+# raw write() of the same bytes: (figure, benchmark).
+LOG_BASE = "event_log/raw_write"
+LOG_BENCHES = [(f"log_append_{policy}_p{n}", f"event_log/append/{policy}/producers:{n}")
+               for policy in ("always", "interval", "never") for n in (1, 4)]
 # The benchmarks the key figures report as their value (not repeated as plain figures).
-KEY_BENCHES = {"sensor_pipeline", "dependency_index/10000"}
+KEY_BENCHES = {"sensor_pipeline", "dependency_index/10000"} | {b for _, b in LOG_BENCHES}
 
 
 def run_micro(ctx):
@@ -31,7 +37,9 @@ def run_micro(ctx):
         raise StepError(f"the micro suite failed: {command}")
     with open(out, encoding="utf-8") as f:
         ctx.micro = json.load(f)
-    add_key_figures(ctx, index(ctx.micro), command)
+    benches = index(ctx.micro)
+    add_key_figures(ctx, benches, command)
+    add_log_figures(ctx, benches, command)
 
 
 def index(micro):
@@ -71,6 +79,26 @@ def add_key_figures(ctx, benches, command):
         base_name = f"micro:{base}"
         f.add(base_name, measure(benches[base]), unit, command=command)
         f.add(name, measure(benches[bench]), unit, baseline=base_name, target=target,
+              command=command)
+
+
+def add_log_figures(ctx, benches, command):
+    """Events/s appended to the bus's log per fsync policy and producer count, each as a ratio
+    to the raw write() of the same bytes; reported, without targets."""
+    f = ctx.figures
+    if LOG_BASE not in benches:
+        for name, _ in LOG_BENCHES:
+            f.missing(name, "events/s", f"benchmark {LOG_BASE} missing")
+        print(f"  !! log_append_*: benchmark {LOG_BASE} missing from the micro suite")
+        return
+    base_name = f"micro:{LOG_BASE}"
+    f.add(base_name, benches[LOG_BASE].get("items_per_second"), "events/s", command=command)
+    for name, bench in LOG_BENCHES:
+        if bench not in benches:
+            f.missing(name, "events/s", f"benchmark {bench} missing")
+            print(f"  !! {name}: benchmark {bench} missing from the micro suite")
+            continue
+        f.add(name, benches[bench].get("items_per_second"), "events/s", baseline=base_name,
               command=command)
 
 

@@ -8,6 +8,7 @@
 
 #include "ganglion/dsl/load.hpp"
 #include "load_common.hpp"
+#include "load_fingerprints.hpp"
 #include "load_kinds.hpp"
 #include "validate.hpp"
 #include "yaml_locations.hpp"
@@ -58,6 +59,7 @@ void load_body(const YAML::Node& root, const detail::load_context& cx) {
     detail::validate_event_bus(body, cx);
     doc.body = std::move(body);
   }
+  doc.fingerprints = detail::fingerprint_document(root, doc.kind);
 }
 
 void load_document(const YAML::Node& root, const std::string& file, const load_options& options,

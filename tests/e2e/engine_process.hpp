@@ -24,7 +24,7 @@ public:
     test::write_file(dir_ + "/manifests.yaml", manifests);
     std::vector<std::string> argv{GANGLION_BINARY, "run", "-f", dir_ + "/manifests.yaml",
                                   "--admin", fmt::format("127.0.0.1:{}", admin_port_),
-                                  "--webhook-host", "127.0.0.1"};
+                                  "--webhook-host", "127.0.0.1", "--data-dir", dir_ + "/data"};
     if (!secrets_dir.empty()) {
       argv.push_back("--secrets-dir");
       argv.push_back(secrets_dir);

@@ -106,7 +106,7 @@ TEST(e2e_webhook, saturated_bus_answers_503_instead_of_dropping) {
   auto admin = test::free_port();
   test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/m.yaml", "--webhook-host",
                             "127.0.0.1", "--admin", fmt::format("127.0.0.1:{}", admin),
-                            "--bus-capacity", "2"}};
+                            "--bus-capacity", "2", "--data-dir", dir + "/data"}};
   ASSERT_TRUE(test::wait_http_ok(fmt::format("http://127.0.0.1:{}/ready", admin), 20s))
     << proc.output();
   int accepted = 0;

@@ -25,9 +25,9 @@ std::string slurp(const std::string& path) {
 /// A bus that accepts everything and counts it.
 class counting_bus : public core::bus_publisher {
 public:
-  core::publish_status publish(core::event&&) override {
+  void publish(core::event&&, core::publish_done done) override {
     ++count;
-    return core::publish_status::accepted;
+    done(core::publish_status::accepted, {});
   }
   std::atomic<int> count{0};
 };

@@ -23,14 +23,17 @@ namespace {
 /// A bus that keeps every event and answers with a settable status, optionally slowly.
 class recording_bus : public core::bus_publisher {
 public:
-  core::publish_status publish(core::event&& e) override {
+  void publish(core::event&& e, core::publish_done done) override {
     std::this_thread::sleep_for(delay);
-    std::lock_guard guard{mutex_};
-    if (status == core::publish_status::accepted) {
-      events_.push_back(std::move(e));
-      returned_.push_back(std::chrono::steady_clock::now());
+    core::publish_status outcome = status;
+    {
+      std::lock_guard guard{mutex_};
+      if (outcome == core::publish_status::accepted) {
+        events_.push_back(std::move(e));
+        returned_.push_back(std::chrono::steady_clock::now());
+      }
     }
-    return status;
+    done(outcome, outcome == core::publish_status::failed ? "disk full" : "");
   }
   std::vector<core::event> events() const {
     std::lock_guard guard{mutex_};
@@ -267,6 +270,15 @@ TEST_F(http_webhook, saturated_bus_is_503_with_retry_after) {
   EXPECT_EQ(rejected("stopped"), 1u);
   bus->status = core::publish_status::accepted;
   EXPECT_EQ(test::http_request("POST", url(), "{}").status, 200);
+}
+
+TEST_F(http_webhook, a_bus_that_cannot_store_the_event_is_503_with_the_reason) {
+  auto source = start();
+  bus->status = core::publish_status::failed;
+  auto res = test::http_request("POST", url(), "{}");
+  EXPECT_EQ(res.status, 503);
+  EXPECT_NE(res.body.find("could not store the event (disk full)"), std::string::npos) << res.body;
+  EXPECT_EQ(rejected("store_failed"), 1u);
 }
 
 TEST_F(http_webhook, retry_after_header_on_503) {

@@ -249,3 +249,43 @@ TEST(sensor_core, verdicts_name_the_filter_kind_that_rejected) {
   EXPECT_EQ(verdicts[0].kind, "context");
   EXPECT_NE(verdicts[0].reason.find("context filter"), std::string::npos) << verdicts[0].reason;
 }
+
+TEST(sensor_core, held_events_can_be_listed_and_carried_into_another_core) {
+  auto manifest = sensor_of({dependency("a", "es", "a"), dependency("b", "es", "b")},
+                            {log_trigger("t", "a && b")});
+  core::sensor_core first{manifest};
+  std::vector<core::firing> out;
+  auto a = make_event("es", "a", "{}");
+  first.process(a, out);
+  auto held = first.held();
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(held[0].trigger, "t");
+  EXPECT_EQ(held[0].dependency, "a");
+  EXPECT_EQ(held[0].event, a);
+
+  core::sensor_core second{manifest};
+  EXPECT_TRUE(second.hold("t", "a", a));
+  EXPECT_FALSE(second.hold("t", "nope", a));
+  EXPECT_FALSE(second.hold("other", "a", a));
+  second.process(make_event("es", "b", "{}"), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invocation.events.at("a"), a);
+  EXPECT_TRUE(second.held().empty());
+}
+
+TEST(sensor_core, a_transformed_event_keeps_the_delivered_event_alive) {
+  auto dep = dependency("a", "es", "a");
+  dep.transform.emplace();
+  dep.transform->jq = ".n += 1";
+  core::sensor_core sc{
+    sensor_of({dep, dependency("b", "es", "b")}, {log_trigger("t", "a && b")})};
+  std::vector<core::firing> out;
+  auto a = make_event("es", "a", R"({"n":1})");
+  std::weak_ptr<const core::event> watch = a;
+  sc.process(a, out);
+  a.reset();
+  // The join holds the transformed copy, which holds the original.
+  EXPECT_FALSE(watch.expired());
+  sc.reset();
+  EXPECT_TRUE(watch.expired());
+}

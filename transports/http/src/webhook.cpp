@@ -26,7 +26,8 @@ struct webhook_metrics {
     received = &registry->get_counter("ganglion_events_received_total", received_help, series);
     accepted = &registry->get_counter("ganglion_events_accepted_total", accepted_help, series);
     for (const char* reason :
-         {"bad_request", "unauthorized", "too_large", "method", "saturated", "stopped"}) {
+         {"bad_request", "unauthorized", "too_large", "method", "saturated", "stopped",
+          "store_failed"}) {
       auto labelled = series;
       labelled.emplace_back("reason", reason);
       rejected.emplace(reason,
@@ -70,21 +71,28 @@ response refuse(const endpoint_state& state, int status, const std::string& reas
   return text_response(status, std::move(message));
 }
 
-response handle(const endpoint_state& state, request&& req) {
+/// Validates the request into an event, or answers the refusal.
+std::optional<core::event> to_event(const endpoint_state& state, request&& req,
+                                    const responder& reply) {
   state.metrics.count_received();
   if (state.token) {
     auto authorization = req.header("Authorization");
     static constexpr std::string_view bearer = "Bearer ";
-    if (authorization.compare(0, bearer.size(), bearer) != 0)
-      return refuse(state, 401, "unauthorized", "Invalid Authorization Header");
-    if (!core::constant_time_equal(authorization.substr(bearer.size()), *state.token))
-      return refuse(state, 401, "unauthorized", "Invalid Auth token");
+    if (authorization.compare(0, bearer.size(), bearer) != 0) {
+      reply(refuse(state, 401, "unauthorized", "Invalid Authorization Header"));
+      return std::nullopt;
+    }
+    if (!core::constant_time_equal(authorization.substr(bearer.size()), *state.token)) {
+      reply(refuse(state, 401, "unauthorized", "Invalid Auth token"));
+      return std::nullopt;
+    }
   }
   if (req.method != state.method) {
     auto r = refuse(state, 405, "method",
                     fmt::format("method {} is not allowed; use {}", req.method, state.method));
     r.headers.emplace_back("Allow", state.method);
-    return r;
+    reply(std::move(r));
+    return std::nullopt;
   }
 
   std::string body;
@@ -95,8 +103,10 @@ response handle(const endpoint_state& state, request&& req) {
   } else {
     std::string error;
     auto minified = detail::validate_json(req.body, error);
-    if (!minified)
-      return refuse(state, 400, "bad_request", "the request body is not valid JSON: " + error);
+    if (!minified) {
+      reply(refuse(state, 400, "bad_request", "the request body is not valid JSON: " + error));
+      return std::nullopt;
+    }
     body = std::move(*minified);
   }
 
@@ -108,12 +118,24 @@ response handle(const endpoint_state& state, request&& req) {
   e.time = core::now_rfc3339();
   e.data = detail::webhook_event_data(detail::headers_to_json(req.headers, true), body,
                                       state.metadata);
-  switch (state.bus->publish(std::move(e))) {
+  return e;
+}
+
+/// Answers the producer with the bus's verdict on its event.
+response publish_response(const endpoint_state& state, core::publish_status status,
+                          const std::string& error) {
+  switch (status) {
     case core::publish_status::accepted:
       state.metrics.count_accepted();
       return text_response(200, "success");
     case core::publish_status::saturated: {
       auto r = refuse(state, 503, "saturated", "the event bus is saturated; retry later");
+      r.headers.emplace_back("Retry-After", "1");
+      return r;
+    }
+    case core::publish_status::failed: {
+      auto r = refuse(state, 503, "store_failed",
+                      "the event bus could not store the event (" + error + "); retry later");
       r.headers.emplace_back("Retry-After", "1");
       return r;
     }
@@ -123,6 +145,17 @@ response handle(const endpoint_state& state, request&& req) {
   auto r = refuse(state, 503, "stopped", "the event source is stopping; retry later");
   r.headers.emplace_back("Retry-After", "1");
   return r;
+}
+
+void handle(const std::shared_ptr<endpoint_state>& state, request&& req, responder reply) {
+  auto e = to_event(*state, std::move(req), reply);
+  if (!e)
+    return;
+  // The producer hears 200 only once the bus holds the event (durably, when it is durable).
+  state->bus->publish(std::move(*e),
+                      [state, reply](core::publish_status status, const std::string& error) {
+                        reply(publish_response(*state, status, error));
+                      });
 }
 
 std::uint16_t parse_port(const std::string& text) {
@@ -200,7 +233,7 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
   try {
     auto r = servers.add_route(bind_host, port, spec.endpoint,
                                [state](request&& req, responder reply) {
-                                 reply(handle(*state, std::move(req)));
+                                 handle(state, std::move(req), std::move(reply));
                                },
                                std::move(options));
     return std::make_unique<webhook_source>(std::move(r));

@@ -15,10 +15,25 @@
 
 namespace ganglion::core {
 
+/// How the durable embedded bus writes its log (used when engine_options::data_dir is set).
+struct durability_options {
+  /// `always` (fdatasync before acknowledging, group commit), `interval` (acknowledge once
+  /// written; fdatasync every fsync_interval) or `never` (the kernel decides).
+  std::string fsync = "interval";
+  std::chrono::milliseconds fsync_interval{100};
+  std::uint64_t segment_bytes = 64ull << 20;
+  /// Finished segments are deleted beyond this total size or age.
+  std::uint64_t retention_bytes = 1ull << 30;
+  std::chrono::seconds retention_age{86400};
+};
+
 /// Engine settings (the `run` command line maps onto these).
 struct engine_options {
   std::string secrets_dir;
+  /// Where the embedded bus keeps its log and sensors their state; empty: in memory only (a
+  /// crash loses accepted events).
   std::string data_dir;
+  durability_options durability;
   /// Events alive in the engine at once (queued, held in joins or in triggers) before sources
   /// are refused with back-pressure.
   std::size_t bus_capacity = 65536;
@@ -39,10 +54,27 @@ struct engine_options {
   std::chrono::milliseconds dedup_window{300000};
 };
 
+/// What a hot reload did, by component (`source/<eventsource>/<event>`, `sensor/<name>`,
+/// `eventbus/<name>`).
+struct reload_result {
+  std::vector<std::string> started;      ///< new sources and sensors
+  std::vector<std::string> stopped;      ///< removed ones
+  std::vector<std::string> restarted;    ///< changed sources, stopped and started again
+  std::vector<std::string> reconfigured; ///< changed sensors, reconfigured in place
+  std::vector<std::string> unchanged;
+  /// Changes a reload does not apply (the EventBus): they need a restart of the process.
+  std::vector<std::string> needs_restart;
+
+  /// One line, e.g. `1 started, 0 stopped, 1 restarted, 1 reconfigured, 3 unchanged`.
+  std::string summary() const;
+};
+
 /// The running engine: the actor system, the supervised tree of sources, bus, sensors and
 /// triggers built from manifests, and the state that admin endpoints read.
 class engine {
 public:
+  /// Opens the data directory (when set) and recovers its log. Throws std::runtime_error when
+  /// it cannot (in use by another process, unreadable, a bad fsync policy).
   engine(engine_options options, source_registry sources, trigger_registry triggers);
   ~engine();
   engine(const engine&) = delete;
@@ -51,6 +83,13 @@ public:
   /// Builds and starts the actor tree for `documents` (already validated). Components that
   /// cannot run (unsupported types) are reported in status as Error; the rest run.
   void start(const std::vector<dsl::document>& documents);
+
+  /// Hot reload: applies `documents` (already validated; the complete new set) to the running
+  /// engine, comparing them with the running set by fingerprint. Only changed parts restart: a
+  /// new source or sensor starts, a removed one stops, a changed source event restarts, a
+  /// changed sensor is reconfigured in place (unchanged dependencies keep their join state).
+  /// One reload at a time; callable from any thread after start().
+  reload_result reload(const std::vector<dsl::document>& documents);
 
   /// Stops accepting events, waits up to shutdown_grace for in-flight triggers, stops all.
   void stop();

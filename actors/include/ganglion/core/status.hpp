@@ -31,6 +31,14 @@ struct component_status {
   std::string since; ///< RFC 3339 time of the last phase change
 };
 
+/// The `config` section of /v1/status: the outcome of the latest manifest reload.
+struct config_status {
+  std::string phase = "Running";   ///< Running, or Error when the latest reload was refused
+  std::string last_reload;         ///< RFC 3339 time of the latest reload; empty before one
+  std::uint64_t reloads = 0;       ///< reloads attempted
+  std::vector<std::string> errors; ///< why the latest reload was refused (`file:line:col: …`)
+};
+
 /// Thread-safe table of component phases, written by supervisors and read by admin.
 class status_board {
 public:
@@ -46,6 +54,8 @@ public:
   bool all_sources_running() const;
   /// The board as the /v1/status JSON document.
   std::string to_json() const;
+  /// Sets the `config` section.
+  void set_config(config_status config);
 
 private:
   /// +1 when `c` keeps the engine from being ready (a source not running, a sensor pending).
@@ -53,6 +63,7 @@ private:
 
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, component_status> components_;
+  config_status config_;
   /// Components for which blocking() holds, kept up to date so readiness is O(1).
   int blocking_ = 0;
 };

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ganglion::app {
+
+/// Watches the manifest files and directories given with `-f` (Linux inotify) and calls
+/// `changed` on its own thread once a burst of changes has settled. Directories are watched
+/// rather than files, so that editors that write a temporary file and rename it over the
+/// manifest are seen; in a directory only `*.yaml` / `*.yml` files count (and Kubernetes'
+/// `..data` swap of a mounted ConfigMap).
+class manifest_watcher {
+public:
+  /// Starts watching. Paths that do not exist are skipped with a warning. Throws
+  /// std::system_error when inotify is unavailable.
+  manifest_watcher(const std::vector<std::string>& paths, std::function<void()> changed,
+                   std::chrono::milliseconds debounce = std::chrono::milliseconds(200));
+  /// Stops watching and joins the thread.
+  ~manifest_watcher();
+  manifest_watcher(const manifest_watcher&) = delete;
+  manifest_watcher& operator=(const manifest_watcher&) = delete;
+
+private:
+  /// A watched directory: every manifest below it counts (recursive), or only `files`.
+  struct watched_dir {
+    std::string path;
+    bool recursive = false;
+    std::vector<std::string> files;
+  };
+
+  void watch_tree(const std::string& dir);
+  void watch_dir(const std::string& dir, bool recursive, const std::string& file);
+  /// Reads pending events; true when one concerns a manifest.
+  bool drain();
+  void run();
+
+  int inotify_ = -1;
+  int stop_pipe_[2] = {-1, -1};
+  std::function<void()> changed_;
+  std::chrono::milliseconds debounce_;
+  std::map<int, watched_dir> watches_;
+  std::thread thread_;
+};
+
+} // namespace ganglion::app
