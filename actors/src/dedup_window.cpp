@@ -25,8 +25,11 @@ dedup_window::fingerprint dedup_window::fingerprint_of(std::string_view id) noex
 void dedup_window::remember(fingerprint f) {
   if (window_.count() <= 0)
     return;
+  auto now = clock::now();
+  if (current_start_ == clock::time_point{})
+    current_start_ = now;
   if (current_.size() >= generation_capacity_)
-    rotate(clock::now());
+    rotate(now);
   current_.insert(f);
 }
 

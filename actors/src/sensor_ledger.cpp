@@ -69,7 +69,7 @@ void sensor_ledger::recover(dedup_window& dedup,
 }
 
 event_ptr sensor_ledger::admit(const event_ptr& e) {
-  if (e->sequence != 0 && e->sequence <= replayed_until_ && !pending_.count(e->sequence))
+  if (e->sequence != 0 && e->sequence <= replayed_until_)
     return nullptr;
   auto h = std::make_shared<handle>(handle{e});
   next_ = std::max(next_, e->sequence + 1);

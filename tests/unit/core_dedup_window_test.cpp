@@ -51,3 +51,11 @@ TEST(dedup_window, empty_ids_and_a_zero_window_never_deduplicate) {
 
 } // namespace
 } // namespace ganglion::core
+
+TEST(dedup_window, ids_remembered_from_before_a_restart_count_as_seen) {
+  ganglion::core::dedup_window window{std::chrono::milliseconds(60000), 1024};
+  window.remember(ganglion::core::dedup_window::fingerprint_of("restored"));
+  auto now = ganglion::core::dedup_window::clock::now();
+  EXPECT_TRUE(window.seen_before("restored", now));
+  EXPECT_FALSE(window.seen_before("new", now));
+}
