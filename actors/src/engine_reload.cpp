@@ -205,9 +205,9 @@ void engine::impl::diff_sensors(reload_draft& draft) {
     for (const auto& dep : sensor.spec.dependencies)
       routes.emplace_back(dep.event_source_name, dep.event_name);
     draft.step(action::reconfigure, "sensor", name, std::move(*spec));
-    // Routes of new dependencies first, so the reconfigured sensor misses none of their
-    // events; routes of dependencies that went away stay until the sensor restarts (its new
-    // matching core ignores their events).
+    // Routes of new dependencies exist before the sensor takes the new setup (subscribing is
+    // idempotent), so it misses none of their events; the sensor drops the routes it no
+    // longer needs.
     draft.steps->back().notify = [bus = bus, setup, routes](caf::event_based_actor* root,
                                                            const caf::actor& child) {
       for (const auto& [source, subject] : routes)
@@ -234,7 +234,7 @@ void engine::impl::remember(const std::vector<dsl::document>& documents) {
 reload_result engine::reload(const std::vector<dsl::document>& documents) {
   auto& d = *impl_;
   std::lock_guard guard{d.reload_mutex};
-  if (!d.started || d.stopped)
+  if (!d.planned || d.stopped)
     throw std::logic_error("reload needs a running engine");
   reload_draft draft{documents};
   auto before = d.status.snapshot();

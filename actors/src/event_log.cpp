@@ -73,6 +73,16 @@ event_log::event_log(event_log_options options, metrics_registry* metrics)
   publish_index();
   next_sequence_.store(next_);
   last_sync_ = last_retention_ = clock::now();
+  if (options_.fsync == fsync_policy::interval) {
+    syncer_ = std::make_unique<background_sync>(options_.fsync_interval, [this](double seconds) {
+      fsync_count_.fetch_add(1);
+      if (fsyncs_metric_)
+        fsyncs_metric_->inc();
+      if (fsync_seconds_)
+        fsync_seconds_->observe(seconds);
+    });
+    syncer_->follow(active_fd_.get());
+  }
   writer_ = std::thread([this] { run(); });
 }
 
@@ -148,7 +158,7 @@ std::string event_log::failure() const {
 
 event_log::clock::time_point event_log::next_deadline() const {
   auto deadline = last_retention_ + retention_period;
-  if (dirty_ && options_.fsync == fsync_policy::interval)
+  if (dirty_ && options_.fsync == fsync_policy::interval && !syncer_)
     deadline = std::min(deadline, last_sync_ + options_.fsync_interval);
   return deadline;
 }
@@ -174,8 +184,11 @@ void event_log::run() {
     }
     auto now = clock::now();
     bool flushing = ticket != flush_done_;
-    bool interval_due = options_.fsync == fsync_policy::interval
+    bool interval_due = options_.fsync == fsync_policy::interval && !syncer_
                         && now - last_sync_ >= options_.fsync_interval;
+    if (syncer_ && !failed_)
+      if (auto error = syncer_->error(); !error.empty())
+        fail(fmt::format("{} ({})", error, segments_.back().path));
     if (dirty_ && (flushing || interval_due || (stopping && options_.fsync != fsync_policy::never)))
       sync_active();
     if (flushing || rolled_ || now - last_retention_ >= retention_period)
@@ -267,6 +280,8 @@ bool event_log::write_buffer() {
     s.records += buffer_records_;
   }
   size_bytes_.fetch_add(buffer_.size());
+  if (syncer_)
+    syncer_->written();
   if (appends_metric_)
     appends_metric_->inc(buffer_records_);
   buffer_.clear();
@@ -290,6 +305,8 @@ bool event_log::roll() {
     }
   }
   active_fd_ = std::move(fd);
+  if (syncer_)
+    syncer_->follow(active_fd_.get());
   active_bytes_ = 0;
   dirty_ = false;
   rolled_ = true;

@@ -24,6 +24,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -32,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "background_sync.hpp"
 #include "event_log_segment.hpp"
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/metrics.hpp"
@@ -181,6 +183,8 @@ private:
   clock::time_point last_sync_{};
   clock::time_point last_retention_{};
 
+  /// `interval` only: the periodic fdatasync, off the writer thread.
+  std::unique_ptr<background_sync> syncer_;
   std::thread writer_;
 };
 

@@ -92,8 +92,6 @@ bool child_supervisor::remove(const std::string& kind, const std::string& name,
   auto removed = std::move(c);
   children_.erase(index);
   settle(removed);
-  if (removed.spec.on_removed)
-    removed.spec.on_removed();
   return true;
 }
 
@@ -147,8 +145,6 @@ bool child_supervisor::handle_down(const caf::down_msg& msg) {
     auto removed = std::move(c);
     children_.erase(it);
     settle(removed);
-    if (removed.spec.on_removed)
-      removed.spec.on_removed();
     return true;
   }
   if (stopping_) {

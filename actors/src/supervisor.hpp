@@ -33,8 +33,6 @@ struct child_spec {
   std::function<void(const caf::actor&)> on_started;
   /// Called when the child stays down in phase Error.
   std::function<void()> on_given_up;
-  /// Called once a removed child is down.
-  std::function<void()> on_removed;
 };
 
 /// Restart logic for the children of one actor: a failed child is restarted after an

@@ -185,9 +185,9 @@ TEST(supervisor_reload, replace_starts_the_successor_after_its_predecessor_is_do
   for (int v = 2; v <= 5; ++v)
     ASSERT_TRUE(f.apply({step(action::replace, "a", holder("a", v, a, &f.board))}));
   EXPECT_EQ(a->started(), (std::vector<int>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(f.version_of(a->handle()), 5); // also waits until the successor has initialized
   EXPECT_EQ(a->conflicts.load(), 0) << "a successor started while its predecessor held the port";
   EXPECT_EQ(a->held.load(), 1);
-  EXPECT_EQ(f.version_of(a->handle()), 5);
   EXPECT_EQ(f.version_of(old), -1);
   EXPECT_EQ(find(f.board, "a").restarts, 0u) << "a replacement is not a failure";
 }
