@@ -58,7 +58,7 @@ run: build
 ## soak: the durable bus's crash test at scale: 100,000 events, three kill -9 (~10 min)
 .PHONY: soak
 soak: build
-	GANGLION_CRASH_EVENTS=100000 GANGLION_CRASH_KILLS=3 $(BUILD)/tests/e2e/e2e_ganglion --gtest_filter='durable_bus.every_acknowledged_event_survives_kill_minus_nine'
+	GANGLION_CRASH_EVENTS=100000 GANGLION_CRASH_KILLS=3 $(BUILD)/tests/e2e/e2e_ganglion --gtest_filter='fsync/durable_bus_crash.*/interval'
 
 ## bench: the micro suite and the end-to-end scenarios next to their baselines (~15 min);
 ## prints a table, writes $(BUILD)/bench/results.json and docs/benchmarks.md (see that page)

@@ -30,6 +30,13 @@ public:
     }
   }
 
+  /// Holds back everything for `sensor` until it commits its first cursor (a sensor about to
+  /// recover); nothing when it is known already.
+  void pin(const std::string& sensor) {
+    std::lock_guard guard{mutex_};
+    cursors_.try_emplace(sensor, 0);
+  }
+
   /// Forgets a sensor that no longer runs.
   void remove(const std::string& sensor) {
     std::lock_guard guard{mutex_};

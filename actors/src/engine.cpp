@@ -232,7 +232,7 @@ std::shared_ptr<const sensor_durability> engine::impl::durability_of(const std::
   if (!log)
     return nullptr;
   // Until the sensor has recovered and committed, nothing it may still need is released.
-  cursors->commit(sensor, 0);
+  cursors->pin(sensor);
   auto durable = std::make_shared<sensor_durability>();
   durable->directory = options.data_dir + "/sensors/" + sensor;
   durable->fsync = fsync;

@@ -36,13 +36,17 @@ std::size_t env_or(const char* name, std::size_t fallback) {
 /// The engine process on a fixed data directory, ports and manifests, restartable.
 class restartable_engine {
 public:
-  restartable_engine(std::string manifest, std::string data_dir)
-    : manifest_(std::move(manifest)), data_dir_(std::move(data_dir)), admin_(test::free_port()) {}
+  restartable_engine(std::string manifest, std::string data_dir, std::string fsync = "interval")
+    : manifest_(std::move(manifest)),
+      data_dir_(std::move(data_dir)),
+      fsync_(std::move(fsync)),
+      admin_(test::free_port()) {}
 
   void start() {
     process_ = std::make_unique<test::child_process>(std::vector<std::string>{
       GANGLION_BINARY, "run", "-f", manifest_, "--admin", fmt::format("127.0.0.1:{}", admin_),
-      "--webhook-host", "127.0.0.1", "--data-dir", data_dir_, "--shutdown-grace", "5"});
+      "--webhook-host", "127.0.0.1", "--data-dir", data_dir_, "--shutdown-grace", "5", "--fsync",
+      fsync_});
     ASSERT_TRUE(test::wait_http_ok(fmt::format("http://127.0.0.1:{}/ready", admin_), 30s))
       << process_->output();
   }
@@ -64,6 +68,7 @@ public:
 private:
   std::string manifest_;
   std::string data_dir_;
+  std::string fsync_;
   std::uint16_t admin_;
   std::unique_ptr<test::child_process> process_;
   std::string earlier_;
@@ -101,7 +106,10 @@ deliveries received(const test::http_sink& sink) {
 
 } // namespace
 
-TEST(durable_bus, every_acknowledged_event_survives_kill_minus_nine) {
+/// The crash test, once per fsync policy.
+class durable_bus_crash : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(durable_bus_crash, every_acknowledged_event_survives_kill_minus_nine) {
   const std::size_t events = env_or("GANGLION_CRASH_EVENTS", 5000);
   const std::size_t kills = env_or("GANGLION_CRASH_KILLS", 1);
   constexpr std::size_t producers = 8;
@@ -127,7 +135,7 @@ TEST(durable_bus, every_acknowledged_event_survives_kill_minus_nine) {
         steps: 5
         duration: 100ms
 )", sink.url("/record"))));
-  restartable_engine engine{dir + "/m.yaml", dir + "/data"};
+  restartable_engine engine{dir + "/m.yaml", dir + "/data", GetParam()};
   engine.start();
 
   // Producers post seq = 0..events-1; whatever is not answered 200 is retried until it is.
@@ -196,9 +204,9 @@ TEST(durable_bus, every_acknowledged_event_survives_kill_minus_nine) {
   auto again = redelivered(log);
   std::printf("crash test: %zu events acknowledged, %zu delivered, %zu missing; %zu executed "
               "twice (of %zu unfinished at the kills, run again), %zu producer retries of a cut "
-              "off 200; %zu kill(s)\n",
+              "off 200; %zu kill(s), fsync %s\n",
               acknowledged.size(), got.by_seq.size(), missing.size(), repeated, again, retried,
-              kills);
+              kills, GetParam().c_str());
   EXPECT_TRUE(missing.empty()) << missing.size() << " acknowledged event(s) never reached the "
                                << "sink, e.g. seq " << missing.front() << "\n"
                                << log;
@@ -208,6 +216,9 @@ TEST(durable_bus, every_acknowledged_event_survives_kill_minus_nine) {
   EXPECT_LE(retried, producers * kills);
   engine.stop();
 }
+
+INSTANTIATE_TEST_SUITE_P(fsync, durable_bus_crash, ::testing::Values("interval", "always", "never"),
+                         [](const auto& info) { return info.param; });
 
 TEST(durable_bus, a_graceful_restart_repeats_nothing_and_keeps_a_half_satisfied_join) {
   test::http_sink sink;
