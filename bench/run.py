@@ -36,6 +36,8 @@ def steps(ctx):
         ("idle RSS of the quick start", scenarios.idle_rss),
         (f"10 sensors vs {n} sensors loaded, {d} each", scenarios.many_sensors),
         (f"soak: {ctx.soak_seconds} s open loop, VmRSS every 5 s", scenarios.soak),
+        (f"webhook → log trigger on the in-memory bus (--in-memory), {d}",
+         scenarios.webhook_log_in_memory),
     ]
 
 
@@ -43,7 +45,7 @@ def estimate_s(ctx):
     """A rough duration of the run in seconds."""
     if ctx.quick:
         return 100
-    return 60 + 10 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds
+    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds
 
 
 def parse_args():

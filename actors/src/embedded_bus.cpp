@@ -58,7 +58,8 @@ void embedded_bus::publish(event&& e, publish_done done) {
   }
   // The log's writer thread assigns the sequence, in append order, and calls back once the
   // record is durable under the fsync policy.
-  log_->append(std::move(e), [this, done = std::move(done)](event&& stored, const std::string* error) {
+  log_->append(std::move(e), [this, done = std::move(done)](event&& stored,
+                                                            const std::string* error) {
     if (error) {
       live_->fetch_sub(1, std::memory_order_acq_rel);
       failed_.inc();
@@ -73,7 +74,8 @@ void embedded_bus::publish(event&& e, publish_done done) {
 publish_status embedded_bus::publish(event&& e) {
   std::promise<publish_status> outcome;
   auto result = outcome.get_future();
-  publish(std::move(e), [&](publish_status status, const std::string&) { outcome.set_value(status); });
+  publish(std::move(e),
+          [&](publish_status status, const std::string&) { outcome.set_value(status); });
   return result.get();
 }
 
@@ -136,7 +138,9 @@ void embedded_bus::drain(caf::event_based_actor* self) {
   if (drained_.empty())
     return;
   std::sort(drained_.begin(), drained_.end(),
-            [](const sequenced_event& a, const sequenced_event& b) { return a.sequence < b.sequence; });
+            [](const sequenced_event& a, const sequenced_event& b) {
+              return a.sequence < b.sequence;
+            });
   std::unordered_map<caf::actor, event_batch> batches;
   {
     // Routes change only when sensors start or stop; one lock per drain.

@@ -311,7 +311,8 @@ std::vector<held_event_ref> sensor_core::held() const {
   for (const auto& trig : triggers_)
     for (std::size_t var = 0; var < trig.held.size(); ++var)
       if (trig.present[var])
-        out.push_back({trig.name, dependencies_[trig.variable_dependency[var]].name, trig.held[var]});
+        out.push_back(
+          {trig.name, dependencies_[trig.variable_dependency[var]].name, trig.held[var]});
   return out;
 }
 

@@ -40,6 +40,24 @@ def webhook_log(ctx):
                     engine=engine.command_text(), rounds_rps=rounds)
 
 
+def webhook_log_in_memory(ctx):
+    """webhook_log_in_memory_rps: the webhook_log scenario without the durable log, to show
+    what durability costs (webhook_log_rps / this)."""
+    loadgen = ctx.require_loadgen()
+    port = free_port()
+    manifests = write_scenario(os.path.join(ctx.scenarios, "webhook-log.yaml"),
+                               {"WEBHOOK_PORT": port}, ctx.path("webhook-log-memory"))
+    engine = start_engine(ctx, "webhook-log-memory", manifests, extra_args=["--in-memory"])
+    try:
+        report, command, rounds = loadgen.run_median(f"http://127.0.0.1:{port}/ingest")
+        engine.verify_filters_pass("bench", "ingest", report["requests"]["ok"])
+    finally:
+        engine.stop()
+    ctx.figures.add("webhook_log_in_memory_rps", report["throughput_rps"], "req/s",
+                    baseline="http_raw_rps", command=command, engine=engine.command_text(),
+                    rounds_rps=rounds)
+
+
 def webhook_http(ctx):
     """webhook_http_max_rps (closed loop), then the end-to-end percentiles in an open loop at
     half that rate through the HTTP-trigger scenario."""

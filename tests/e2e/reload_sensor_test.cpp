@@ -1,0 +1,63 @@
+// Hot reload of a sensor that changed: what it keeps and what it drops.
+
+#include "reload_support.hpp"
+
+using namespace ganglion;
+using namespace ganglion::e2e::reload;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Sensor `pair` (a && b) where each dependency may carry a filter on body.v.
+std::string pair_manifests(std::uint16_t port, const std::string& sink, const std::string& a_value,
+                           const std::string& b_value) {
+  auto filter = [](const std::string& value) {
+    return fmt::format("      filters:\n        data:\n          - path: body.v\n"
+                       "            type: string\n            value: [\"{}\"]\n",
+                       value);
+  };
+  return e2e::webhook_source("hooks", port, {"a", "b", "c"})
+         + sensor("pair", dependency("a", filter(a_value)) + dependency("b", filter(b_value)),
+                  "both", "a && b", sink + "/pair", {{"a", "a"}, {"b", "b"}});
+}
+
+/// Applies `text` with POST /v1/reload; the reload must succeed.
+void reload_with(reloading_engine& engine, const std::string& text) {
+  engine.write(text);
+  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  ASSERT_EQ(r.status, 200) << r.body << engine.output();
+}
+
+} // namespace
+
+// The changed sensor itself: a changed dependency loses its stored event, an unchanged one
+// keeps it, and the join fires with what was kept.
+TEST(e2e_reload, a_changed_sensor_keeps_the_join_state_of_its_unchanged_dependencies) {
+  test::http_sink sink;
+  auto port = test::free_port();
+  reloading_engine engine{manifest_set{port, sink.url("")}, false};
+  reload_with(engine, pair_manifests(port, sink.url(""), "a1", "b1"));
+
+  // `a` is held; b's filter changes: a's stored event stays.
+  ASSERT_EQ(post_v(port, "a", "a1").status, 200);
+  std::this_thread::sleep_for(200ms);
+  reload_with(engine, pair_manifests(port, sink.url(""), "a1", "b2"));
+  ASSERT_EQ(post_v(port, "b", "b1").status, 200); // the old filter's value: rejected now
+  ASSERT_EQ(post_v(port, "b", "b2").status, 200);
+  ASSERT_TRUE(wait_count(sink, "/pair", 1)) << engine.output();
+  EXPECT_EQ(body_of(sink, "/pair", 0), R"({"a":"a1","b":"b2"})");
+
+  // `a` is held again; now a's own filter changes: its stored event is dropped.
+  ASSERT_EQ(post_v(port, "a", "a1").status, 200);
+  std::this_thread::sleep_for(200ms);
+  reload_with(engine, pair_manifests(port, sink.url(""), "a2", "b2"));
+  ASSERT_EQ(post_v(port, "b", "b2").status, 200);
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(count(sink, "/pair"), 1u) << "the changed dependency's stored event was kept";
+  ASSERT_EQ(post_v(port, "a", "a2").status, 200);
+  ASSERT_TRUE(wait_count(sink, "/pair", 2)) << engine.output();
+  EXPECT_EQ(body_of(sink, "/pair", 1), R"({"a":"a2","b":"b2"})");
+  EXPECT_NE(engine.output().find("sensor pair reloaded: 1 stored join event(s) kept"),
+            std::string::npos)
+    << engine.output();
+}
