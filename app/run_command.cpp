@@ -1,7 +1,10 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
+
+#include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -34,6 +37,28 @@ sigset_t block_stop_signals() {
   return set;
 }
 
+/// Raises the soft limit of open descriptors to the hard one: every durable sensor keeps its
+/// journal open, and a webhook connection is a descriptor too (the default soft limit is
+/// often 1024).
+void raise_descriptor_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max)
+    return;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0)
+    spdlog::warn("cannot raise the open-file limit to {}", limit.rlim_max);
+}
+
+/// Caps glibc's malloc arenas at two. Sensors are compiled on every scheduler thread, and
+/// each thread's arena keeps its own fragments: with 10 000 sensors the default (8 per core)
+/// held 520 MB, two arenas 440 MB; webhook events/s stayed within the noise (docs/decisions.md).
+void cap_malloc_arenas() {
+#ifdef __GLIBC__
+  if (std::getenv("MALLOC_ARENA_MAX") == nullptr)
+    mallopt(M_ARENA_MAX, 2);
+#endif
+}
+
 /// Logs once when every source listens.
 void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
   for (int i = 0; i < 6000 && !stopping; ++i) {
@@ -60,6 +85,8 @@ int run_command(const run_options& options) {
     return 1;
   }
   auto signals = block_stop_signals();
+  raise_descriptor_limit();
+  cap_malloc_arenas();
 
   core::engine_options engine_options;
   engine_options.secrets_dir = options.secrets_dir;

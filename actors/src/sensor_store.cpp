@@ -8,6 +8,7 @@
 #include <optional>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -113,9 +114,10 @@ sensor_store::sensor_store(std::string directory, fsync_policy policy)
     throw sensor_store_error(
       fmt::format("cannot create sensor directory {}: {}", directory_, ec.message()));
   auto existing = generations();
-  if (!existing.empty())
+  if (!existing.empty()) {
     generation_ = existing.back();
-  open_journal(existing.empty());
+    repair_journal();
+  }
 }
 
 std::string sensor_store::path(const std::string& name) const {
@@ -139,23 +141,32 @@ std::vector<std::uint64_t> sensor_store::generations() const {
   return found;
 }
 
-void sensor_store::open_journal(bool fresh) {
-  auto file = path(fmt::format("{}{}", generation_prefix, generation_));
+std::string sensor_store::journal_path() const {
+  return path(fmt::format("{}{}", generation_prefix, generation_));
+}
+
+void sensor_store::repair_journal() {
+  auto file = journal_path();
+  std::string bytes;
+  if (int error = read_whole_file(file, bytes))
+    throw sensor_store_error(fmt::format("cannot read {}: {}", file, error_text(error)));
+  std::vector<completion> ignored;
+  auto complete = read_completions(bytes, ignored);
+  if (complete != bytes.size() && ::truncate(file.c_str(), static_cast<off_t>(complete)) != 0)
+    throw sensor_store_error(fmt::format("cannot truncate {}: {}", file, error_text(errno)));
+}
+
+void sensor_store::open_journal() {
+  // Opened on the first append: thousands of sensors that finish nothing hold no descriptor.
+  auto file = journal_path();
+  bool created = ::access(file.c_str(), F_OK) != 0;
   journal_.reset(::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
   if (!journal_)
     throw sensor_store_error(fmt::format("cannot open {}: {}", file, error_text(errno)));
-  journal_bytes_ = 0;
-  if (!fresh) {
-    std::string bytes;
-    if (int error = read_whole_file(file, bytes))
-      throw sensor_store_error(fmt::format("cannot read {}: {}", file, error_text(error)));
-    std::vector<completion> ignored;
-    journal_bytes_ = read_completions(bytes, ignored);
-    if (journal_bytes_ != bytes.size()
-        && ::ftruncate(journal_.get(), static_cast<off_t>(journal_bytes_)) != 0)
-      throw sensor_store_error(fmt::format("cannot truncate {}: {}", file, error_text(errno)));
-  }
-  if (fresh && policy_ == fsync_policy::always)
+  struct stat info {};
+  journal_bytes_ =
+    ::fstat(journal_.get(), &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
+  if (created && policy_ == fsync_policy::always)
     sync_directory(directory_);
 }
 
@@ -185,7 +196,7 @@ void sensor_store::save_snapshot(const sensor_snapshot& s) {
     throw sensor_store_error(fmt::format("cannot create {}: {}", tmp, error_text(errno)));
   if (int error = write_all(fd.get(), bytes.data(), bytes.size()))
     throw sensor_store_error(fmt::format("cannot write {}: {}", tmp, error_text(error)));
-  if (policy_ != fsync_policy::never) {
+  if (policy_ == fsync_policy::always) {
     if (int error = data_sync(fd.get()))
       throw sensor_store_error(fmt::format("cannot sync {}: {}", tmp, error_text(error)));
   }
@@ -194,7 +205,7 @@ void sensor_store::save_snapshot(const sensor_snapshot& s) {
     throw sensor_store_error(fmt::format("cannot rename {}: {}", current, error_text(errno)));
   if (std::rename(tmp.c_str(), current.c_str()) != 0)
     throw sensor_store_error(fmt::format("cannot rename {}: {}", tmp, error_text(errno)));
-  if (policy_ != fsync_policy::never) {
+  if (policy_ == fsync_policy::always) {
     if (int error = sync_directory(directory_))
       throw sensor_store_error(
         fmt::format("cannot sync directory {}: {}", directory_, error_text(error)));
@@ -204,6 +215,8 @@ void sensor_store::save_snapshot(const sensor_snapshot& s) {
 void sensor_store::append_completions(std::span<const completion> items) {
   if (items.empty())
     return;
+  if (!journal_)
+    open_journal();
   std::string bytes;
   bytes.reserve(items.size() * completion_bytes);
   for (const auto& c : items)
@@ -243,7 +256,7 @@ std::vector<completion> sensor_store::load_completions() const {
 
 void sensor_store::rotate_completions() {
   ++generation_;
-  open_journal(true);
+  journal_.reset();
   for (auto n : generations()) {
     if (n + 1 >= generation_)
       continue;

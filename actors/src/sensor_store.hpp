@@ -53,16 +53,16 @@ class sensor_store_error : public std::runtime_error {
 /// the sensor). Writes throw sensor_store_error.
 class sensor_store {
 public:
-  /// Opens `directory` (creating it) and the newest journal generation, cutting a torn tail
-  /// off it so appends stay aligned; `policy` says when writes are fdatasynced.
+  /// Opens `directory` (creating it) and cuts a torn tail off the newest journal generation
+  /// (opened for appends on the first one); `policy` says when writes are fdatasynced.
   sensor_store(std::string directory, fsync_policy policy);
 
   /// The last snapshot saved; an empty one when none; a torn/corrupt newest snapshot falls back
   /// to the previous one.
   sensor_snapshot load_snapshot() const;
 
-  /// Atomically replaces the snapshot: writes `snapshot.tmp`, fdatasyncs it unless `never`,
-  /// renames it (the previous one becomes `snapshot.prev`), fsyncs the directory unless `never`.
+  /// Atomically replaces the snapshot: writes `snapshot.tmp`, renames it (the previous one
+  /// becomes `snapshot.prev`); with `always` the file and the directory are fsynced too.
   void save_snapshot(const sensor_snapshot& s);
 
   /// Appends completions to the current journal generation in one write; fdatasync only with
@@ -84,7 +84,10 @@ public:
 private:
   std::string path(const std::string& name) const;
   std::vector<std::uint64_t> generations() const;
-  void open_journal(bool fresh);
+  std::string journal_path() const;
+  /// Cuts a torn tail off the current journal generation, so appends stay aligned.
+  void repair_journal();
+  void open_journal();
 
   std::string directory_;
   fsync_policy policy_;

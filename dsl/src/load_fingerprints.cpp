@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <xxhash.h>
 
 #include "load_kinds.hpp"
 #include "yaml_json.hpp"
@@ -81,9 +83,17 @@ fingerprints of_sensor(json spec) {
   return out;
 }
 
-} // namespace
+/// Replaces each part's text by its 128-bit digest: the engine keeps the fingerprints of
+/// every running part (10 000 sensors' texts would cost tens of MB), and only equality counts.
+fingerprints digested(fingerprints parts) {
+  for (auto& [key, text] : parts) {
+    auto hash = XXH3_128bits(text.data(), text.size());
+    text = fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
+  }
+  return parts;
+}
 
-fingerprints fingerprint_document(const YAML::Node& root, const std::string& kind) {
+fingerprints of_kind(const YAML::Node& root, const std::string& kind) {
   auto spec = child(root, "spec");
   if (kind == "EventSource")
     return of_event_source(yaml_to_json(spec, "EventSourceSpec"));
@@ -92,6 +102,12 @@ fingerprints fingerprint_document(const YAML::Node& root, const std::string& kin
   if (kind == "EventBus")
     return {{"eventbus", yaml_to_json(spec, "EventBusSpec").dump()}};
   return {};
+}
+
+} // namespace
+
+fingerprints fingerprint_document(const YAML::Node& root, const std::string& kind) {
+  return digested(of_kind(root, kind));
 }
 
 } // namespace ganglion::dsl::detail

@@ -326,8 +326,8 @@ struct document {
   std::variant<std::monostate, event_source, sensor, event_bus> body;
   /// YAML path → position of every node of the document, for diagnostics.
   std::map<std::string, source_location> locations;
-  /// Canonical text of each part of the spec, compared by a hot reload to restart only what
-  /// changed. EventSource: `event/<name>` per named event (with its type key), `eventsource`
+  /// A digest (32 hex digits) of the canonical JSON of each part of the spec, compared by a
+  /// hot reload to restart only what changed. EventSource: `event/<name>` per named event (with its type key), `eventsource`
   /// for the rest; Sensor: `dependency/<name>`, `trigger/<template.name>`, `sensor` for the
   /// rest; EventBus: `eventbus`.
   std::map<std::string, std::string> fingerprints;
