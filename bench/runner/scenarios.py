@@ -23,18 +23,24 @@ def start_engine(ctx, name, manifest_dir, timeout=120.0, extra_args=()):
     return engine.start(timeout)
 
 
-def webhook_log(ctx):
-    """webhook_log_rps: closed loop through the log-trigger scenario, vs http_raw_rps."""
+def run_webhook_log(ctx, name, extra_args=()):
+    """The webhook-log scenario in a closed loop: (report, loadgen command, rounds, engine)."""
     loadgen = ctx.require_loadgen()
     port = free_port()
     manifests = write_scenario(os.path.join(ctx.scenarios, "webhook-log.yaml"),
-                               {"WEBHOOK_PORT": port}, ctx.path("webhook-log"))
-    engine = start_engine(ctx, "webhook-log", manifests)
+                               {"WEBHOOK_PORT": port}, ctx.path(name))
+    engine = start_engine(ctx, name, manifests, extra_args=extra_args)
     try:
         report, command, rounds = loadgen.run_median(f"http://127.0.0.1:{port}/ingest")
         engine.verify_filters_pass("bench", "ingest", report["requests"]["ok"])
     finally:
         engine.stop()
+    return report, command, rounds, engine
+
+
+def webhook_log(ctx):
+    """webhook_log_rps: closed loop through the log-trigger scenario, vs http_raw_rps."""
+    report, command, rounds, engine = run_webhook_log(ctx, "webhook-log")
     ctx.figures.add("webhook_log_rps", report["throughput_rps"], "req/s",
                     baseline="http_raw_rps", target=("≥", 0.6), command=command,
                     engine=engine.command_text(), rounds_rps=rounds)
@@ -43,16 +49,7 @@ def webhook_log(ctx):
 def webhook_log_in_memory(ctx):
     """webhook_log_in_memory_rps: the webhook_log scenario without the durable log, to show
     what durability costs (webhook_log_rps / this)."""
-    loadgen = ctx.require_loadgen()
-    port = free_port()
-    manifests = write_scenario(os.path.join(ctx.scenarios, "webhook-log.yaml"),
-                               {"WEBHOOK_PORT": port}, ctx.path("webhook-log-memory"))
-    engine = start_engine(ctx, "webhook-log-memory", manifests, extra_args=["--in-memory"])
-    try:
-        report, command, rounds = loadgen.run_median(f"http://127.0.0.1:{port}/ingest")
-        engine.verify_filters_pass("bench", "ingest", report["requests"]["ok"])
-    finally:
-        engine.stop()
+    report, command, rounds, engine = run_webhook_log(ctx, "webhook-log-memory", ["--in-memory"])
     ctx.figures.add("webhook_log_in_memory_rps", report["throughput_rps"], "req/s",
                     baseline="http_raw_rps", command=command, engine=engine.command_text(),
                     rounds_rps=rounds)

@@ -104,6 +104,35 @@ deliveries received(const test::http_sink& sink) {
   return out;
 }
 
+/// EventSource `hooks` (events a, b) and sensor `join`: a && b to an HTTP trigger at `url`;
+/// `http_extra` (YAML lines) goes under its `http`, `trigger_extra` under the trigger.
+std::string join_manifests(std::uint16_t port, const std::string& url,
+                           const std::string& http_extra = {},
+                           const std::string& trigger_extra = {}) {
+  return e2e::webhook_source("hooks", port, {"a", "b"}) + fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: join
+spec:
+  dependencies:
+    - name: a
+      eventSourceName: hooks
+      eventName: a
+    - name: b
+      eventSourceName: hooks
+      eventName: b
+  triggers:
+    - template:
+        name: both
+        conditions: "a && b"
+        http:
+          url: {}
+{}{})",
+                                                                      url, http_extra,
+                                                                      trigger_extra);
+}
+
 } // namespace
 
 /// The crash test, once per fsync policy.
@@ -224,27 +253,7 @@ TEST(durable_bus, a_graceful_restart_repeats_nothing_and_keeps_a_half_satisfied_
   test::http_sink sink;
   auto port = test::free_port();
   auto dir = test::temp_dir();
-  test::write_file(dir + "/m.yaml",
-                   e2e::webhook_source("hooks", port, {"a", "b"}) + fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: join
-spec:
-  dependencies:
-    - name: a
-      eventSourceName: hooks
-      eventName: a
-    - name: b
-      eventSourceName: hooks
-      eventName: b
-  triggers:
-    - template:
-        name: both
-        conditions: "a && b"
-        http:
-          url: {}
-          payload:
+  test::write_file(dir + "/m.yaml", join_manifests(port, sink.url("/join"), R"(          payload:
             - src:
                 dependencyName: a
                 dataKey: body.v
@@ -253,9 +262,8 @@ spec:
                 dependencyName: b
                 dataKey: body.v
               dest: b
-      atLeastOnce: true
 )",
-                                                                        sink.url("/join")));
+                                                   "      atLeastOnce: true\n"));
   restartable_engine engine{dir + "/m.yaml", dir + "/data"};
   engine.start();
   ASSERT_EQ(e2e::post(port, "a", R"({"v":1})").status, 200);
@@ -279,28 +287,7 @@ TEST(durable_bus, a_killed_engine_keeps_a_half_satisfied_join) {
   test::http_sink sink;
   auto port = test::free_port();
   auto dir = test::temp_dir();
-  test::write_file(dir + "/m.yaml",
-                   e2e::webhook_source("hooks", port, {"a", "b"}) + fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: join
-spec:
-  dependencies:
-    - name: a
-      eventSourceName: hooks
-      eventName: a
-    - name: b
-      eventSourceName: hooks
-      eventName: b
-  triggers:
-    - template:
-        name: both
-        conditions: "a && b"
-        http:
-          url: {}
-)",
-                                                                        sink.url("/join")));
+  test::write_file(dir + "/m.yaml", join_manifests(port, sink.url("/join")));
   restartable_engine engine{dir + "/m.yaml", dir + "/data"};
   engine.start();
   ASSERT_EQ(e2e::post(port, "a", R"({"v":1})").status, 200);

@@ -106,4 +106,16 @@ inline void put_file_bytes(const std::string& path, const std::string& bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+/// Every field of `a` equals `b`'s (the sequence aside).
+inline void expect_same_event(const event& a, const event& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.source, b.source);
+  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.subject, b.subject);
+  EXPECT_EQ(a.time, b.time);
+  EXPECT_EQ(a.datacontenttype, b.datacontenttype);
+  EXPECT_EQ(a.specversion, b.specversion);
+  EXPECT_EQ(a.data, b.data);
+}
+
 } // namespace ganglion::core::testing

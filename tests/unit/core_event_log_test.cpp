@@ -17,16 +17,6 @@ namespace {
 using namespace std::chrono_literals;
 using namespace testing;
 
-void expect_same(const event& a, const event& b) {
-  EXPECT_EQ(a.id, b.id);
-  EXPECT_EQ(a.source, b.source);
-  EXPECT_EQ(a.type, b.type);
-  EXPECT_EQ(a.subject, b.subject);
-  EXPECT_EQ(a.time, b.time);
-  EXPECT_EQ(a.datacontenttype, b.datacontenttype);
-  EXPECT_EQ(a.specversion, b.specversion);
-  EXPECT_EQ(a.data, b.data);
-}
 
 std::vector<event> numbered_events(std::size_t n, std::size_t data_bytes = 100) {
   std::vector<event> events;
@@ -79,7 +69,7 @@ TEST(EventLog, sequences_are_contiguous_from_one_and_continue_after_reopen) {
   ASSERT_EQ(stored.size(), 101u);
   for (std::size_t i = 0; i < 100; ++i) {
     EXPECT_EQ(stored[i].sequence, i + 1);
-    expect_same(stored[i], events[i]);
+    testing::expect_same_event(stored[i], events[i]);
   }
 }
 
@@ -213,7 +203,7 @@ TEST(EventLog, round_trips_binary_empty_and_large_events) {
   ASSERT_EQ(stored.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(stored[i].sequence, i + 1);
-    expect_same(stored[i], events[i]);
+    testing::expect_same_event(stored[i], events[i]);
   }
 }
 
