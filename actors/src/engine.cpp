@@ -222,9 +222,13 @@ void engine::impl::open_log() {
   const auto& recovered = log->recovery();
   for (const auto& problem : recovered.problems)
     spdlog::warn("bus log: {}", problem);
-  spdlog::info("bus log {}: {} event(s) on disk (sequences {}..{}), fsync {}",
-               log_options.directory, recovered.records, recovered.first_sequence, recovered.next_sequence - 1,
-               durable.fsync);
+  if (recovered.records == 0)
+    spdlog::info("bus log {}: empty, next sequence {}, fsync {}", log_options.directory,
+                 recovered.next_sequence, durable.fsync);
+  else
+    spdlog::info("bus log {}: {} event(s) on disk (sequences {}..{}), fsync {}",
+                 log_options.directory, recovered.records, recovered.first_sequence,
+                 recovered.next_sequence - 1, durable.fsync);
   cursors = std::make_shared<cursor_board>(log);
 }
 
