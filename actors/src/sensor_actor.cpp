@@ -34,14 +34,22 @@ void process(sensor_ptr self, const event_ptr& e, std::chrono::system_clock::tim
   st.scratch.clear();
 }
 
-/// Journals what finished; while events are unfinished, looks again shortly.
-void commit(sensor_ptr self) {
+/// Journals what finished; while events are unfinished, looks again — soon while events
+/// arrive or finish, less and less often while nothing changes.
+void commit(sensor_ptr self, bool active) {
+  using namespace std::chrono_literals;
   auto& st = self->state;
-  st.ledger->commit();
-  if (st.ledger->unfinished() > 0 && !st.commit_scheduled) {
-    st.commit_scheduled = true;
-    self->delayed_send(self, std::chrono::milliseconds(1), commit_atom::value);
-  }
+  auto finished = st.ledger->commit();
+  st.commit_delay = active || finished > 0 ? 1ms : std::min<std::chrono::milliseconds>(
+                                                      st.commit_delay * 2, 1000ms);
+  if (st.ledger->unfinished() == 0)
+    return;
+  auto now = std::chrono::steady_clock::now();
+  auto due = now + st.commit_delay;
+  if (st.next_commit > now && st.next_commit <= due)
+    return; // a tick comes soon enough
+  st.next_commit = due;
+  self->delayed_send(self, st.commit_delay, commit_atom::value);
 }
 
 bool same_part(const sensor_setup& a, const sensor_setup& b, const std::string& key) {
@@ -159,12 +167,9 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
       }
       st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
       if (st.ledger)
-        commit(self);
+        commit(self, true);
     },
-    [=](commit_atom) {
-      self->state.commit_scheduled = false;
-      commit(self);
-    },
+    [=](commit_atom) { commit(self, false); },
     [=](reconfigure_sensor& msg) { reconfigure(self, *msg.setup); },
     [=](restart_atom, std::uint64_t index) {
       self->state.children->handle_restart(static_cast<std::size_t>(index));

@@ -65,7 +65,11 @@ struct sensor_state {
   counter* received = nullptr;
   /// At-least-once bookkeeping on the durable bus (null in memory).
   std::unique_ptr<sensor_ledger> ledger;
-  bool commit_scheduled = false;
+  /// When the next commit tick is due, and the wait before the one after it: 1 ms while
+  /// events finish, doubling to a second while nothing does (a join held for hours must not
+  /// wake the sensor a thousand times a second).
+  std::chrono::steady_clock::time_point next_commit{};
+  std::chrono::milliseconds commit_delay{1};
   /// Counts reloads; a conditionsReset scheduled before the latest one is ignored.
   std::uint64_t generation = 0;
   /// Manifests replaced by reloads: triggers kept running still refer to them.

@@ -88,7 +88,7 @@ void sensor_ledger::release(std::map<std::string, event_ptr>& events) const {
   }
 }
 
-void sensor_ledger::commit(bool force_snapshot) {
+std::size_t sensor_ledger::commit(bool force_snapshot) {
   auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::system_clock::now().time_since_epoch())
                   .count();
@@ -101,6 +101,7 @@ void sensor_ledger::commit(bool force_snapshot) {
     finished_.push_back({it->first, f.low, f.high, now_ms});
     it = pending_.erase(it);
   }
+  auto finished = finished_.size();
   if (!finished_.empty()) {
     store_.append_completions(finished_);
     generation_entries_ += finished_.size();
@@ -109,6 +110,7 @@ void sensor_ledger::commit(bool force_snapshot) {
   auto now = std::chrono::steady_clock::now();
   if (force_snapshot || now - last_snapshot_ >= durability_.snapshot_interval)
     save_snapshot();
+  return finished;
 }
 
 void sensor_ledger::save_snapshot() {

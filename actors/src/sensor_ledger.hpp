@@ -56,8 +56,9 @@ public:
   void release(std::map<std::string, event_ptr>& events) const;
 
   /// Finds finished events, journals them and, when due, moves the cursor. Cheap when nothing
-  /// changed; call after every batch and on a timer while events are unfinished.
-  void commit(bool force_snapshot = false);
+  /// changed; call after every batch and on a timer while events are unfinished. Returns how
+  /// many events finished since the last call.
+  std::size_t commit(bool force_snapshot = false);
 
   /// Events received and not finished yet.
   std::size_t unfinished() const noexcept { return pending_.size(); }
