@@ -9,7 +9,8 @@ PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
   libcaf-dev libsimdjson-dev libconcurrentqueue-dev libyaml-cpp-dev libre2-dev \
   libboost1.81-dev libcurl4-openssl-dev libssl-dev libspdlog-dev libfmt-dev libcli11-dev \
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  libjq-dev liblua5.4-dev libcctz-dev libxxhash-dev clang libclang-rt-14-dev
+  libjq-dev liblua5.4-dev libcctz-dev libxxhash-dev clang libclang-rt-14-dev \
+  libnats-dev nats-server librdkafka-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -25,6 +25,13 @@ struct run_options {
   double dedup_window_seconds = 300;
   std::size_t scheduler_threads = 0; ///< actor scheduler threads; 0: cores − 1, at least 1
   std::size_t io_threads = 2;        ///< HTTP server threads (webhooks, admin)
+  /// This replica's id on a remote bus; empty: `<hostname>-<pid>-<random>`.
+  std::string replica_id;
+  /// Server URL of a `spec.jetstream` EventBus (which names none); overrides nothing else.
+  std::string bus_url;
+  /// How long a dead replica's sensors and active-passive sources wait before another replica
+  /// takes them over (remote bus).
+  std::string lease_ttl = "5s";
 };
 
 /// Options of `ganglion validate`.

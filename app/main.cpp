@@ -63,6 +63,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--io-threads", run.io_threads, "Threads serving webhooks and admin HTTP")
     ->capture_default_str()
     ->check(CLI::Range(1, 64));
+  run_cmd->add_option("--replica-id", run.replica_id,
+                      "This replica's id on a JetStream or Kafka bus (default: host-pid-random)");
+  run_cmd->add_option("--bus-url", run.bus_url,
+                      "NATS URL for a spec.jetstream EventBus, which names no server")
+    ->capture_default_str();
+  run_cmd->add_option("--lease-ttl", run.lease_ttl,
+                      "On a JetStream or Kafka bus: how long a dead replica's sensors wait before "
+                      "another replica takes them over (Go duration)")
+    ->capture_default_str();
   run_cmd->add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
     ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "admin_routes.hpp"
+#include "bus_choice.hpp"
 #include "commands.hpp"
 #include "manifest_watcher.hpp"
 #include "reload.hpp"
@@ -19,6 +20,8 @@
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/http/transport.hpp"
+#include "ganglion/kafka/transport.hpp"
+#include "ganglion/nats/transport.hpp"
 
 namespace ganglion::app {
 
@@ -90,7 +93,16 @@ int run_command(const run_options& options) {
 
   core::engine_options engine_options;
   engine_options.secrets_dir = options.secrets_dir;
-  if (!options.in_memory) {
+  try {
+    engine_options.remote = open_bus(loaded.documents, options,
+                                     std::make_shared<const core::secret_store>(options.secrets_dir));
+  } catch (const std::exception& ex) {
+    spdlog::error("cannot open the EventBus: {}", ex.what());
+    return 1;
+  }
+  if (engine_options.remote) {
+    // The remote bus keeps the events and the sensors' state; there is no local log.
+  } else if (!options.in_memory) {
     engine_options.data_dir = options.data_dir;
     auto& durable = engine_options.durability;
     durable.fsync = options.fsync;
@@ -125,6 +137,8 @@ int run_command(const run_options& options) {
   core::source_registry sources;
   core::trigger_registry triggers;
   http::register_transport(sources, triggers, transport);
+  nats::register_transport(sources, triggers);
+  kafka::register_transport(sources, triggers);
   std::unique_ptr<core::engine> running;
   try {
     running = std::make_unique<core::engine>(engine_options, std::move(sources), std::move(triggers));

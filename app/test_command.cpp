@@ -11,6 +11,8 @@
 #include "ganglion/core/dry_run.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/http/transport.hpp"
+#include "ganglion/kafka/transport.hpp"
+#include "ganglion/nats/transport.hpp"
 
 namespace ganglion::app {
 
@@ -74,6 +76,8 @@ int test_command(const test_options& options) {
   core::source_registry sources;
   core::trigger_registry triggers;
   http::register_transport(sources, triggers, transport);
+  nats::register_transport(sources, triggers);
+  kafka::register_transport(sources, triggers);
   core::dry_run run{loaded.documents, triggers, options.secrets_dir};
   for (std::size_t i = 0; i < events.size(); ++i) {
     std::printf("event %zu (%s): source=%s subject=%s id=%s\n", i + 1, options.events[i].c_str(),

@@ -14,7 +14,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from runner import baselines, micro, report, scenarios  # noqa: E402
+from runner import baselines, buses, micro, report, scenarios  # noqa: E402
 from runner.context import Context  # noqa: E402
 from runner.figures import text_table  # noqa: E402
 from runner.procs import StepError, raise_on_signals  # noqa: E402
@@ -26,6 +26,7 @@ def steps(ctx):
     """(title, function) of every step, in order."""
     d = f"{ctx.duration_s} s closed loop"
     n = ctx.big_sensors
+    b = f"{buses.event_count(ctx):,} events × {buses.rounds(ctx)}"
     return [
         ("micro suite (Google Benchmark)", micro.run_micro),
         (f"raw Boost.Beast HTTP baseline, {d}", baselines.http_raw),
@@ -38,14 +39,16 @@ def steps(ctx):
         (f"soak: {ctx.soak_seconds} s open loop, VmRSS every 5 s", scenarios.soak),
         (f"webhook → log trigger on the in-memory bus (--in-memory), {d}",
          scenarios.webhook_log_in_memory),
+        (f"JetStream bus: nats → JetStream → nats trigger vs raw cnats, {b}", buses.jetstream),
+        (f"Kafka bus: kafka → Kafka bus → kafka trigger vs raw librdkafka, {b}", buses.kafka),
     ]
 
 
 def estimate_s(ctx):
     """A rough duration of the run in seconds."""
     if ctx.quick:
-        return 100
-    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds
+        return 140
+    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180
 
 
 def parse_args():

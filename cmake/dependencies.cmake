@@ -25,6 +25,8 @@ pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 
 pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+# librdkafka ships pkg-config files only (Debian builds it with mklove).
+pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
 
 # cctz (time zones; libstdc++ 12 has no tzdb) and libjq ship no CMake or pkg-config metadata.
 find_path(CCTZ_INCLUDE_DIR cctz/time_zone.h REQUIRED)

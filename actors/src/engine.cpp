@@ -35,6 +35,10 @@ std::vector<std::pair<std::string, std::string>> source_events(const dsl::event_
     events.emplace_back("webhook", name);
   for (const auto& [name, spec] : es.spec.calendar)
     events.emplace_back("calendar", name);
+  for (const auto& [name, spec] : es.spec.kafka)
+    events.emplace_back("kafka", name);
+  for (const auto& [name, spec] : es.spec.nats)
+    events.emplace_back("nats", name);
   for (const auto& u : es.spec.unmodelled)
     events.emplace_back(u.type, u.name);
   return events;
@@ -64,17 +68,20 @@ std::optional<child_spec> engine::impl::source_child(
   ctx.event_name = name;
   ctx.type = type;
   ctx.manifest = manifest.get();
-  ctx.bus = bus;
+  ctx.bus = options.remote ? std::static_pointer_cast<bus_publisher>(options.remote)
+                           : std::static_pointer_cast<bus_publisher>(bus);
   ctx.secrets = secrets;
   ctx.metrics = &metrics;
+  ownership* owners =
+    options.remote && is_active_passive(type) ? &options.remote->owners() : nullptr;
   status.set("source", status_name, phase::pending);
   child_spec spec;
   spec.kind = "source";
   spec.name = status_name;
   // The spec keeps the manifest alive for as long as a source may run from it.
-  spec.spawn = [f = factory->second, ctx, manifest, board = &status,
-                status_name](caf::local_actor* parent) {
-    return parent->spawn<caf::linked>(source_actor, f, ctx, board, status_name);
+  spec.spawn = [f = factory->second, ctx, manifest, board = &status, status_name,
+                owners](caf::local_actor* parent) {
+    return parent->spawn<caf::linked>(source_actor, f, ctx, board, status_name, owners);
   };
   return spec;
 }
@@ -119,7 +126,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     spdlog::error("trigger {} cannot run: {}", status_name, ex.what());
     return std::nullopt;
   }
-  warn_unexecuted(status_name, t, log != nullptr);
+  warn_unexecuted(status_name, t, log != nullptr || options.remote != nullptr);
   trigger_setup setup;
   setup.sensor_name = sensor.metadata.name;
   setup.trigger_name = t.template_.name;
@@ -159,6 +166,13 @@ std::optional<child_spec> engine::impl::sensor_child(
     spdlog::error("sensor {} cannot run: {}", name, ex.what());
     return std::nullopt;
   }
+  if (options.remote) {
+    try {
+      options.remote->prepare(name, subscriptions);
+    } catch (const std::exception& ex) {
+      spdlog::warn("sensor {}: {} (the replica that runs it will try again)", name, ex.what());
+    }
+  }
   auto manifest = std::make_shared<const dsl::sensor>(sensor);
   sensor_setup setup;
   setup.manifest = manifest;
@@ -178,6 +192,7 @@ std::optional<child_spec> engine::impl::sensor_child(
   }
   setup.fingerprints = fingerprints;
   setup.durable = durability_of(name);
+  setup.remote = options.remote;
   for (const auto& t : manifest->spec.triggers) {
     auto trigger = plan_trigger(*manifest, t);
     if (trigger)
@@ -197,6 +212,8 @@ std::optional<child_spec> engine::impl::sensor_child(
   // Routes exist from the moment the sensor is spawned — before any source starts — so no
   // accepted event finds the bus without its subscriber; the mailbox holds it until the
   // sensor has compiled.
+  if (options.remote)
+    return spec; // the sensor subscribes to the remote bus itself, once this replica owns it
   spec.on_started = [bus = bus, subscriptions](const caf::actor& handle) {
     for (const auto& [source, subject] : subscriptions)
       bus->subscribe(source, subject, handle);
@@ -257,7 +274,7 @@ engine::engine(engine_options options, source_registry sources, trigger_registry
     threads = std::max(1u, std::thread::hardware_concurrency()) - 1;
   impl_->config.set("scheduler.max-threads", std::max<std::size_t>(1, threads));
   impl_->system = std::make_unique<caf::actor_system>(impl_->config);
-  if (!impl_->options.data_dir.empty())
+  if (!impl_->options.data_dir.empty() && !impl_->options.remote)
     impl_->open_log();
   impl_->bus = std::make_shared<embedded_bus>(impl_->options.bus_capacity, impl_->metrics,
                                               impl_->work, impl_->log);
@@ -275,26 +292,25 @@ void engine::start(const std::vector<dsl::document>& documents) {
   auto plan = std::make_shared<root_plan>();
   plan->status = &d.status;
   plan->policy = d.policy();
-  d.status.set("bus", "embedded", phase::pending);
-  child_spec bus_spec;
-  bus_spec.kind = "bus";
-  bus_spec.name = "embedded";
-  bus_spec.spawn = [bus = d.bus, board = &d.status](caf::local_actor* parent) {
-    auto handle = parent->spawn<caf::linked>(bus_dispatcher, bus);
-    board->set("bus", "embedded", phase::running);
-    return handle;
-  };
-  plan->children.push_back(std::move(bus_spec));
+  if (d.options.remote) {
+    d.status.set("bus", d.options.remote->kind(), phase::running);
+  } else {
+    d.status.set("bus", "embedded", phase::pending);
+    child_spec bus_spec;
+    bus_spec.kind = "bus";
+    bus_spec.name = "embedded";
+    bus_spec.spawn = [bus = d.bus, board = &d.status](caf::local_actor* parent) {
+      auto handle = parent->spawn<caf::linked>(bus_dispatcher, bus);
+      board->set("bus", "embedded", phase::running);
+      return handle;
+    };
+    plan->children.push_back(std::move(bus_spec));
+  }
   std::set<std::pair<std::string, std::string>> provided;
   for (const auto& doc : documents)
-    if (auto es = std::get_if<dsl::event_source>(&doc.body)) {
-      for (const auto& [event, spec] : es->spec.webhook)
+    if (auto es = std::get_if<dsl::event_source>(&doc.body))
+      for (const auto& [type, event] : source_events(*es))
         provided.emplace(es->metadata.name, event);
-      for (const auto& [event, spec] : es->spec.calendar)
-        provided.emplace(es->metadata.name, event);
-      for (const auto& u : es->spec.unmodelled)
-        provided.emplace(es->metadata.name, u.name);
-    }
   for (const auto& doc : documents)
     if (auto s = std::get_if<dsl::sensor>(&doc.body))
       d.plan_sensor(*s, *plan, provided, doc.fingerprints);
@@ -321,6 +337,8 @@ void engine::stop() {
   caf::anon_send_exit(d.root, caf::exit_reason::user_shutdown);
   d.system->await_all_actors_done();
   d.root = nullptr;
+  if (d.options.remote)
+    d.options.remote->close(d.options.shutdown_grace);
   if (d.log)
     d.log->flush();
 }

@@ -1,4 +1,4 @@
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 
 #include <array>
 #include <cstdint>

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 
 namespace ganglion::core {
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 #include "event_log.hpp"
 #include "event_log_segment.hpp"
 #include "storage_io.hpp"

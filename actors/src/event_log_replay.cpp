@@ -5,7 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 #include "event_log.hpp"
 
 namespace ganglion::core {

@@ -8,7 +8,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 #include "storage_bytes.hpp"
 #include "storage_io.hpp"
 

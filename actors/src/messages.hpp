@@ -43,6 +43,7 @@ using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using pump_atom = caf::atom_constant<caf::atom("pump")>;
 using reset_atom = caf::atom_constant<caf::atom("reset")>;
 using commit_atom = caf::atom_constant<caf::atom("commit")>;
+using owner_atom = caf::atom_constant<caf::atom("owner")>;
 
 } // namespace ganglion::core
 

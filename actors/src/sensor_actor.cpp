@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "sensor_ownership.hpp"
 #include "sensor_triggers.hpp"
 
 namespace ganglion::core {
@@ -85,6 +86,7 @@ void reconfigure(sensor_ptr self, const sensor_setup& next) {
   }
   auto before = st.core->subscriptions();
   auto after = core->subscriptions();
+  bool resubscribe = st.setup.remote && after != before;
   auto handle = caf::actor_cast<caf::actor>(self);
   for (const auto& [source, subject] : after)
     st.setup.bus->subscribe(source, subject, handle);
@@ -100,6 +102,8 @@ void reconfigure(sensor_ptr self, const sensor_setup& next) {
   ++st.generation;
   sensor_triggers::start_reset_clocks(self);
   sensor_triggers::reconcile(self, previous);
+  if (resubscribe)
+    sensor_ownership::resubscribe(self);
   spdlog::info("sensor {} reloaded: {} stored join event(s) kept, {} dropped with their changed "
                "dependency",
                name, carried, dropped);
@@ -140,7 +144,10 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
     }
   });
   sensor_triggers::start(self);
-  if (st.setup.durable) {
+  if (st.setup.remote) {
+    sensor_ownership::watch(self);
+    spdlog::info("sensor {} waits for this replica to own it", name);
+  } else if (st.setup.durable) {
     try {
       st.ledger = std::make_unique<sensor_ledger>(name, *st.setup.durable);
       auto now = std::chrono::system_clock::now();
@@ -151,11 +158,18 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
       return {};
     }
   }
-  st.setup.status->set("sensor", name, phase::running);
-  spdlog::info("sensor {} is running", name);
+  if (!st.setup.remote) {
+    st.setup.status->set("sensor", name, phase::running);
+    spdlog::info("sensor {} is running", name);
+  }
   return {
     [=](event_batch& batch) {
       auto& st = self->state;
+      if (st.setup.remote && !st.owned) {
+        // Delivered before a hand-over; not acknowledged, so the new owner gets them.
+        st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
+        return;
+      }
       st.received->inc(batch.events.size());
       auto now = std::chrono::system_clock::now(); // one timestamp per batch
       for (const auto& e : batch.events) {
@@ -169,7 +183,16 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
       if (st.ledger)
         commit(self, true);
     },
-    [=](commit_atom) { commit(self, false); },
+    [=](commit_atom) {
+      if (self->state.ledger)
+        commit(self, false);
+    },
+    [=](owner_atom, bool owned) {
+      auto now = std::chrono::system_clock::now();
+      sensor_ownership::on_change(self, owned, [&](const event_ptr& e) { process(self, e, now); });
+      if (self->state.ledger)
+        commit(self, true);
+    },
     [=](reconfigure_sensor& msg) { reconfigure(self, *msg.setup); },
     [=](restart_atom, std::uint64_t index) {
       self->state.children->handle_restart(static_cast<std::size_t>(index));

@@ -15,6 +15,8 @@
 #include "ganglion/core/trigger.hpp"
 #include "messages.hpp"
 #include "sensor_core.hpp"
+#include "event_ledger.hpp"
+#include "ganglion/core/remote_bus.hpp"
 #include "sensor_ledger.hpp"
 #include "supervisor.hpp"
 #include "trigger_actor.hpp"
@@ -37,6 +39,9 @@ struct sensor_setup {
   std::shared_ptr<explain_log> explain;
   /// Where the sensor keeps its state on the durable bus (null: in memory).
   std::shared_ptr<const sensor_durability> durable;
+  /// The remote bus (JetStream, Kafka) the sensor consumes when this replica owns it; null on
+  /// the embedded bus.
+  std::shared_ptr<remote_bus> remote;
   /// Canonical text of each part of the manifest (`dependency/<name>`, `trigger/<name>`,
   /// `sensor` for the rest), compared by a reload to restart only what changed.
   std::map<std::string, std::string> fingerprints;
@@ -63,8 +68,13 @@ struct sensor_state {
   std::vector<std::vector<condition_reset_clock>> reset_clocks;
   counter* dropped = nullptr;
   counter* received = nullptr;
-  /// At-least-once bookkeeping on the durable bus (null in memory).
-  std::unique_ptr<sensor_ledger> ledger;
+  /// At-least-once bookkeeping on the durable or a remote bus (null in memory, and on a remote
+  /// bus while another replica owns the sensor).
+  std::unique_ptr<event_ledger> ledger;
+  /// On a remote bus: the ownership watch, and the subscription while this replica owns it.
+  std::shared_ptr<void> owner_watch;
+  std::shared_ptr<remote_subscription> subscription;
+  bool owned = false;
   /// When the next commit tick is due, and the wait before the one after it: 1 ms while
   /// events finish, doubling to a second while nothing does (a join held for hours must not
   /// wake the sensor a thousand times a second).

@@ -10,6 +10,7 @@
 
 #include "cursor_board.hpp"
 #include "dedup_window.hpp"
+#include "event_ledger.hpp"
 #include "event_log.hpp"
 #include "ganglion/core/event.hpp"
 #include "sensor_store.hpp"
@@ -37,7 +38,7 @@ struct sensor_durability {
 /// delivered again, skipping those the journal lists as finished: joins are rebuilt by
 /// processing their events again, unfinished firings run again.
 /// Not thread-safe: owned by the sensor actor.
-class sensor_ledger {
+class sensor_ledger final : public event_ledger {
 public:
   /// Opens the sensor's state (creating it). `name` is the sensor's.
   sensor_ledger(std::string name, sensor_durability durability);
@@ -45,26 +46,27 @@ public:
   /// Restores the dedup window and delivers, in order, every stored event the sensor has not
   /// finished (through `deliver`, which processes it). Events the bus delivers afterwards
   /// with a sequence at or below the last one replayed are skipped by `admit`.
-  void recover(dedup_window& dedup, const std::function<void(const event_ptr&)>& deliver);
+  void recover(dedup_window& dedup,
+               const std::function<void(const event_ptr&)>& deliver) override;
 
   /// The handle to give the matching core for `e`, or null when `e` was already processed
   /// (a redelivery at or below what recovery replayed).
-  event_ptr admit(const event_ptr& e);
+  event_ptr admit(const event_ptr& e) override;
 
   /// For a firing to a trigger that is not `atLeastOnce`: the same events without this sensor's
   /// handles, so the trigger's execution does not hold them unfinished.
-  void release(std::map<std::string, event_ptr>& events) const;
+  void release(std::map<std::string, event_ptr>& events) const override;
 
   /// Finds finished events, journals them and, when due, moves the cursor. Cheap when nothing
   /// changed; call after every batch and on a timer while events are unfinished. Returns how
   /// many events finished since the last call.
-  std::size_t commit(bool force_snapshot = false);
+  std::size_t commit(bool force_snapshot = false) override;
 
   /// Events received and not finished yet.
-  std::size_t unfinished() const noexcept { return pending_.size(); }
+  std::size_t unfinished() const noexcept override { return pending_.size(); }
 
   /// Where trigger actors put events they gave up on.
-  const std::shared_ptr<unfinished_events>& kept() const noexcept { return kept_; }
+  const std::shared_ptr<unfinished_events>& kept() const noexcept override { return kept_; }
 
 private:
   struct handle;

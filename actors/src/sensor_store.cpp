@@ -15,7 +15,7 @@
 #include <spdlog/spdlog.h>
 #include <xxhash.h>
 
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 #include "storage_bytes.hpp"
 
 namespace ganglion::core {

@@ -5,6 +5,7 @@
 
 #include <caf/all.hpp>
 
+#include "ganglion/core/remote_bus.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/status.hpp"
 
@@ -13,13 +14,21 @@ namespace ganglion::core {
 /// State of a source actor: the running source, destroyed with the actor.
 struct source_state {
   std::unique_ptr<source> running;
+  /// Active-passive sources on a remote bus: the ownership watch.
+  std::shared_ptr<void> owner_watch;
   static inline const char* name = "ganglion.source";
 };
 
 /// One actor per named event of an EventSource: starts the source through its factory, marks
 /// it Running once it listens, and fails (for its supervisor to restart) when the factory
-/// throws or the source reports a failure.
+/// throws or the source reports a failure. With `owners` (an active-passive source on a remote
+/// bus), the source runs only while this replica owns it and waits in Standby otherwise.
 caf::behavior source_actor(caf::stateful_actor<source_state>* self, source_factory factory,
-                           source_context context, status_board* status, std::string status_name);
+                           source_context context, status_board* status, std::string status_name,
+                           ownership* owners = nullptr);
+
+/// Whether a source of `type` runs on one replica at a time (Argo's active-passive types:
+/// everything but the webhook-like ones, which every replica serves).
+bool is_active_passive(const std::string& type);
 
 } // namespace ganglion::core

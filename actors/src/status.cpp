@@ -18,6 +18,8 @@ const char* to_string(phase p) noexcept {
       return "Error";
     case phase::stopped:
       return "Stopped";
+    case phase::standby:
+      return "Standby";
   }
   return "Unknown";
 }
@@ -42,7 +44,7 @@ void status_board::set(const std::string& kind, const std::string& name, phase p
 int status_board::blocking(const component_status& c) {
   // Sources must listen; sensors must have started (or have failed for good) so that an event
   // accepted once ready is matched.
-  return (c.kind == "source" && c.phase != phase::running)
+  return (c.kind == "source" && c.phase != phase::running && c.phase != phase::standby)
          || (c.kind == "sensor" && c.phase == phase::pending);
 }
 

@@ -2,8 +2,10 @@
 
 #include "load_common.hpp"
 #include "load_kinds.hpp"
-#include "yaml_node.hpp"
+#include "load_transports.hpp"
 #include "yaml_json.hpp"
+#include "yaml_node.hpp"
+#include "yaml_path.hpp"
 #include "yaml_schema.hpp"
 
 namespace ganglion::dsl::detail {
@@ -77,6 +79,11 @@ event_source load_event_source(const YAML::Node& root, const load_context& cx) {
         out.spec.webhook.emplace(name, read_webhook(ev->second));
       } else if (type == "calendar") {
         out.spec.calendar.emplace(name, read_calendar(ev->second));
+      } else if (type == "kafka") {
+        auto path = child_path(child_path("spec", type), name);
+        out.spec.kafka.emplace(name, read_kafka_event(ev->second, path, cx));
+      } else if (type == "nats") {
+        out.spec.nats.emplace(name, read_nats_event(ev->second));
       } else {
         out.spec.unmodelled.push_back(
           unmodelled_event{type, name, yaml_to_json(ev->second, event_type).dump()});

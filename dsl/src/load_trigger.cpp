@@ -2,6 +2,7 @@
 
 #include "load_common.hpp"
 #include "load_kinds.hpp"
+#include "load_transports.hpp"
 #include "yaml_json.hpp"
 #include "yaml_node.hpp"
 #include "yaml_path.hpp"
@@ -10,21 +11,6 @@
 namespace ganglion::dsl::detail {
 
 namespace {
-
-std::vector<secure_header> read_secure_headers(const YAML::Node& node) {
-  std::vector<secure_header> out;
-  if (!node.IsSequence())
-    return out;
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    secure_header h;
-    h.name = read_string(node[i], "name");
-    auto value_from = child(node[i], "valueFrom");
-    h.secret = read_key_selector(value_from, "secretKeyRef");
-    h.config_map = read_key_selector(value_from, "configMapKeyRef");
-    out.push_back(std::move(h));
-  }
-  return out;
-}
 
 http_trigger read_http(const YAML::Node& node) {
   http_trigger out;
@@ -35,7 +21,7 @@ http_trigger read_http(const YAML::Node& node) {
   out.payload = read_parameters(node, "payload");
   out.parameters = read_parameters(node, "parameters");
   out.headers = read_string_map(node, "headers");
-  out.secure_headers = read_secure_headers(child(node, "secureHeaders"));
+  out.secure_headers = read_secure_headers(node, "secureHeaders");
   if (auto auth = child(node, "basicAuth"); !is_absent(auth) && auth.IsMap())
     out.basic_auth_ = basic_auth{read_key_selector(auth, "username"),
                                  read_key_selector(auth, "password")};
@@ -46,7 +32,8 @@ http_trigger read_http(const YAML::Node& node) {
   return out;
 }
 
-trigger_template read_template(const YAML::Node& node) {
+trigger_template read_template(const YAML::Node& node, const std::string& path,
+                               const load_context& cx) {
   trigger_template out;
   out.name = read_string(node, "name");
   out.conditions = read_string(node, "conditions");
@@ -70,6 +57,10 @@ trigger_template read_template(const YAML::Node& node) {
     out.action_types.push_back(key);
     if (key == "http") {
       out.http = read_http(it->second);
+    } else if (key == "kafka") {
+      out.kafka = read_kafka_trigger(it->second, child_path(path, key), cx);
+    } else if (key == "nats") {
+      out.nats = read_nats_trigger(it->second);
     } else if (key == "log") {
       out.log = log_trigger{static_cast<std::uint64_t>(
         std::max<std::int64_t>(0, read_int(it->second, "intervalSeconds")))};
@@ -110,7 +101,7 @@ std::optional<trigger_policy> read_policy(const YAML::Node& node, const std::str
 
 trigger load_trigger(const YAML::Node& node, const std::string& path, const load_context& cx) {
   trigger out;
-  out.template_ = read_template(child(node, "template"));
+  out.template_ = read_template(child(node, "template"), child_path(path, "template"), cx);
   out.parameters = read_parameters(node, "parameters");
   out.policy = read_policy(child(node, "policy"), child_path(path, "policy"), cx);
   if (auto retry = child(node, "retryStrategy"); !is_absent(retry) && retry.IsMap())

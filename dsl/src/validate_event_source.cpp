@@ -142,6 +142,10 @@ void validate_event_names(const event_source& source, const load_context& cx) {
     check("webhook", name);
   for (const auto& [name, _] : source.spec.calendar)
     check("calendar", name);
+  for (const auto& [name, _] : source.spec.kafka)
+    check("kafka", name);
+  for (const auto& [name, _] : source.spec.nats)
+    check("nats", name);
   for (const auto& e : source.spec.unmodelled)
     check(e.type, e.name);
 }
@@ -152,6 +156,10 @@ void validate_strategies(const event_source& source, const load_context& cx) {
     types.push_back("webhook");
   if (!source.spec.calendar.empty())
     types.push_back("calendar");
+  if (!source.spec.kafka.empty())
+    types.push_back("kafka");
+  if (!source.spec.nats.empty())
+    types.push_back("nats");
   for (const auto& e : source.spec.unmodelled)
     if (std::find(types.begin(), types.end(), e.type) == types.end())
       types.push_back(e.type);
@@ -174,6 +182,8 @@ void validate_strategies(const event_source& source, const load_context& cx) {
 void validate_event_source(const event_source& source, const load_context& cx) {
   validate_webhook(source.spec.webhook, cx);
   validate_calendar(source.spec.calendar, cx);
+  validate_kafka_events(source.spec.kafka, cx);
+  validate_nats_events(source.spec.nats, cx);
   for (const auto& e : source.spec.unmodelled)
     validate_unmodelled_source(e, child_path(child_path("spec", e.type), e.name), cx);
   validate_event_names(source, cx);

@@ -39,20 +39,6 @@ void check_basic_auth(const json& spec, const char* key, const std::string& path
   required_object(spec[key], "password", at, cx);
 }
 
-void check_sasl(const json& spec, const std::string& path, const load_context& cx) {
-  if (!has(spec, "sasl"))
-    return;
-  const auto& sasl = spec["sasl"];
-  auto at = child_path(path, "sasl");
-  auto mechanism = text(sasl, "mechanism");
-  if (mechanism != "" && mechanism != "PLAIN" && mechanism != "OAUTHBEARER"
-      && mechanism != "SCRAM-SHA-256" && mechanism != "SCRAM-SHA-512" && mechanism != "GSSAPI")
-    cx.error(child_path(at, "mechanism"), "mechanism must be PLAIN, OAUTHBEARER, SCRAM-SHA-256, "
-                                          "SCRAM-SHA-512 or GSSAPI, got \"" + mechanism + "\"");
-  required_object(sasl, "userSecret", at, cx);
-  required_object(sasl, "passwordSecret", at, cx);
-}
-
 // common/webhook ValidateWebhookContext, for the sources that receive through a webhook.
 void check_webhook_context(const json& spec, const std::string& path, const load_context& cx) {
   if (!required_object(spec, "webhook", path, cx))
@@ -269,17 +255,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        if (ccache && (text(s, "krbServicePrincipalName").empty() || !has(s, "krbConfigConfigMap")))
          cx.error(p, "krbCCacheSecret needs krbServicePrincipalName and krbConfigConfigMap");
      }},
-    {"kafka",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "url", p, cx);
-       required(s, "topic", p, cx);
-       if (text(s, "partition").empty() && !has(s, "consumerGroup"))
-         cx.error(p, "a kafka event needs partition or consumerGroup");
-       check_tls(s, p, cx);
-       check_sasl(s, p, cx);
-       if (has(s, "awsMskIamAuth"))
-         required(s["awsMskIamAuth"], "region", child_path(p, "awsMskIamAuth"), cx);
-     }},
     {"minio",
      [](const json& s, const std::string& p, const load_context& cx) {
        required_object(s, "accessKey", p, cx);
@@ -295,14 +270,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "clientId", p, cx);
        check_tls(s, p, cx);
        check_basic_auth(s, "auth", p, cx);
-     }},
-    {"nats",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "url", p, cx);
-       required(s, "subject", p, cx);
-       check_tls(s, p, cx);
-       if (has(s, "queue") && text(s, "queue").empty())
-         cx.error(child_path(p, "queue"), "queue must not be empty when given");
      }},
     {"nsq",
      [](const json& s, const std::string& p, const load_context& cx) {

@@ -84,6 +84,10 @@ void validate_template(const trigger_template& t, const std::string& path,
                + list_actions(t.action_types));
   if (t.http)
     validate_http_action(*t.http, child_path(path, "http"), scope, cx);
+  if (t.kafka)
+    validate_kafka_action(*t.kafka, child_path(path, "kafka"), scope, cx);
+  if (t.nats)
+    validate_nats_action(*t.nats, child_path(path, "nats"), scope, cx);
   for (const auto& action : t.unmodelled) {
     auto spec = nlohmann::json::parse(action.json, nullptr, false);
     if (!spec.is_discarded())

@@ -17,9 +17,10 @@ namespace ganglion::e2e {
 /// A `ganglion run` process on a temp directory of manifests, with its admin endpoints.
 class engine_process {
 public:
-  /// Writes `manifests` (YAML text) and starts the engine; waits until /ready answers 200.
+  /// Writes `manifests` (YAML text) and starts the engine (with `extra_args` appended to the
+  /// command line); waits until /ready answers 200.
   explicit engine_process(const std::string& manifests, const std::string& secrets_dir = {},
-                          bool wait_ready = true)
+                          bool wait_ready = true, std::vector<std::string> extra_args = {})
     : dir_(test::temp_dir()), admin_port_(test::free_port()) {
     test::write_file(dir_ + "/manifests.yaml", manifests);
     std::vector<std::string> argv{GANGLION_BINARY, "run", "-f", dir_ + "/manifests.yaml",
@@ -29,6 +30,7 @@ public:
       argv.push_back("--secrets-dir");
       argv.push_back(secrets_dir);
     }
+    argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     process_ = std::make_unique<test::child_process>(argv);
     if (wait_ready && !test::wait_http_ok(admin_url("/ready"), std::chrono::seconds(20)))
       ADD_FAILURE() << "ganglion did not become ready; output:\n" << process_->output();

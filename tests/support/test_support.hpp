@@ -6,3 +6,4 @@
 #include "http_request.hpp"
 #include "child_process.hpp"
 #include "files.hpp"
+#include "nats_server.hpp"

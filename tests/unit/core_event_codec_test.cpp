@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core_event_log_support.hpp"
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 
 namespace ganglion::core {
 namespace {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core_event_log_support.hpp"
-#include "event_codec.hpp"
+#include "ganglion/core/event_codec.hpp"
 #include "event_log_segment.hpp"
 #include "files.hpp"
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ganglion/core/metrics.hpp"
+#include "ganglion/core/remote_bus.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/status.hpp"
 #include "ganglion/core/trigger.hpp"
@@ -34,6 +35,9 @@ struct engine_options {
   /// crash loses accepted events).
   std::string data_dir;
   durability_options durability;
+  /// A bus outside the process (JetStream, Kafka) shared with other replicas; null: the
+  /// embedded bus. With one, `data_dir` is not used: the bus keeps the events and the state.
+  std::shared_ptr<remote_bus> remote;
   /// Events alive in the engine at once (queued, held in joins or in triggers) before sources
   /// are refused with back-pressure.
   std::size_t bus_capacity = 65536;

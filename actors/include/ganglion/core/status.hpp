@@ -16,6 +16,7 @@ enum class phase {
   restarting, ///< failed; waiting for its backoff before the next start
   error,      ///< failed too often; stays down until reload or restart
   stopped,    ///< stopped on purpose
+  standby,    ///< runs on another replica (remote bus); takes over when that one goes
 };
 
 /// The name of a phase as shown in /v1/status (`Running`, `Error` …).

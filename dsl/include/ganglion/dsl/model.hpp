@@ -74,15 +74,6 @@ struct unmodelled_event {
   std::string json; ///< the event's spec as JSON text
 };
 
-/// The EventSource spec.
-struct event_source_spec {
-  std::string event_bus_name = "default";
-  std::int32_t replicas = 1;
-  std::map<std::string, webhook_event> webhook;
-  std::map<std::string, calendar_event> calendar;
-  std::vector<unmodelled_event> unmodelled;
-};
-
 /// A data filter (`filters.data[]`).
 struct data_filter {
   std::string path;
@@ -223,6 +214,86 @@ struct tls_config {
   bool enabled = false; ///< TLS with the system roots when no certificate is given
 };
 
+/// `sasl` of a Kafka client.
+struct sasl_config {
+  std::string mechanism = "PLAIN"; ///< PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512 (others refused)
+  std::optional<secret_key_selector> user_secret;
+  std::optional<secret_key_selector> password_secret;
+};
+
+/// `auth` of a NATS client (one of them).
+struct nats_auth {
+  std::optional<basic_auth> basic;
+  std::optional<secret_key_selector> token;
+  std::optional<secret_key_selector> nkey;       ///< an nkey seed
+  std::optional<secret_key_selector> credential; ///< a `.creds` file (JWT + seed)
+};
+
+/// `consumerGroup` of a Kafka event source.
+struct kafka_consumer_group {
+  std::string group_name;
+  bool oldest = false;             ///< start at the oldest offset when the group has none
+  std::string rebalance_strategy;  ///< sticky | roundrobin | range (empty: range)
+};
+
+/// `spec.kafka.<event>`: a topic read through a consumer group or from one partition.
+struct kafka_event {
+  std::string url;       ///< comma-separated bootstrap brokers
+  std::string topic;
+  std::string partition; ///< single-partition mode (no consumerGroup)
+  std::optional<kafka_consumer_group> consumer_group;
+  std::int64_t limit_events_per_second = 0; ///< 0: no limit
+  std::string version;
+  std::optional<tls_config> tls;
+  std::optional<sasl_config> sasl;
+  bool json_body = false; ///< the body is JSON (else base64 of the bytes, as Go marshals []byte)
+  std::map<std::string, std::string> config; ///< extra librdkafka properties (ganglion)
+  std::map<std::string, std::string> metadata;
+  std::optional<event_source_filter> filter;
+};
+
+/// `spec.nats.<event>`: a core NATS subject, optionally in a queue group.
+struct nats_event {
+  std::string url;
+  std::string subject;
+  std::string queue;
+  bool json_body = false;
+  std::optional<tls_config> tls;
+  std::optional<nats_auth> auth;
+  std::map<std::string, std::string> metadata;
+  std::optional<event_source_filter> filter;
+};
+
+/// `template.kafka`: produce a message per firing.
+struct kafka_trigger {
+  std::string url;
+  std::string topic;
+  std::optional<std::int32_t> partition; ///< deprecated in Argo; honoured when set
+  std::string partitioning_key;          ///< the message key (empty: no key)
+  /// 1 (the leader) | -1 (all in-sync replicas). Argo's producer reads absent and 0 as -1
+  /// (sarama.WaitForAll), whatever its API comment says; so does ganglion.
+  std::int32_t required_acks = -1;
+  bool compress = false;                 ///< snappy
+  std::int32_t flush_frequency_ms = 500; ///< Argo's batching; ganglion sends at once (linger 5 ms)
+  std::string version;
+  std::optional<tls_config> tls;
+  std::optional<sasl_config> sasl;
+  std::map<std::string, std::string> headers;
+  std::vector<secure_header> secure_headers;
+  std::vector<trigger_parameter> payload;
+  std::vector<trigger_parameter> parameters;
+};
+
+/// `template.nats`: publish a message per firing.
+struct nats_trigger {
+  std::string url;
+  std::string subject;
+  std::vector<trigger_parameter> payload;
+  std::vector<trigger_parameter> parameters;
+  std::optional<tls_config> tls;
+  std::optional<nats_auth> auth;
+};
+
 /// `template.http`.
 struct http_trigger {
   std::string url;
@@ -264,6 +335,8 @@ struct trigger_template {
   std::vector<conditions_reset> conditions_reset_;
   std::optional<http_trigger> http;
   std::optional<log_trigger> log;
+  std::optional<kafka_trigger> kafka;
+  std::optional<nats_trigger> nats;
   std::vector<unmodelled_trigger> unmodelled;
   /// The action keys present, in manifest order (exactly one is valid).
   std::vector<std::string> action_types;
@@ -292,10 +365,58 @@ struct sensor_spec {
   std::map<std::string, std::string> logging_fields;
 };
 
-/// The EventBus spec: which bus, with its settings as JSON text until the bus drivers land.
+/// The settings of the JetStream stream that carries the events (`streamConfig`; ganglion's
+/// defaults differ from Argo's where Argo's can lose accepted events, see docs/buses.md).
+struct jetstream_stream_settings {
+  std::int32_t replicas = 1;
+  std::int64_t max_msgs = -1;
+  std::int64_t max_age_ns = 168ll * 3600 * 1000000000; ///< 168h
+  std::int64_t max_bytes = -1;
+  std::int64_t duplicates_ns = 300ll * 1000000000; ///< the Nats-Msg-Id dedup window, 300s
+  std::string retention = "limits";                ///< limits | interest | workqueue
+  std::string discard = "new";                     ///< new (refuse when full) | old
+};
+
+/// `spec.jetstream` / `spec.jetstreamExotic`: a NATS JetStream bus.
+struct jetstream_bus {
+  /// Server URL(s), comma-separated. `spec.jetstream` (a cluster Argo's controller would
+  /// deploy) has none: the `--bus-url` flag gives it.
+  std::string url;
+  /// `accessSecret`: `username`/`password` (YAML, as Argo writes it) or a bare token.
+  std::optional<secret_key_selector> access_secret;
+  std::optional<tls_config> tls;
+  jetstream_stream_settings stream;
+  std::string stream_name = "default"; ///< Argo's stream name; subjects `<stream>.<source>.<event>`
+  std::int64_t max_payload = 1048576;
+};
+
+/// `spec.kafka`: a Kafka bus.
+struct kafka_bus {
+  std::string url;   ///< comma-separated bootstrap brokers
+  std::string topic; ///< default `<namespace>-<eventbus name>` (`argo-events-default`)
+  std::string version;
+  std::optional<tls_config> tls;
+  std::optional<sasl_config> sasl;
+  std::optional<kafka_consumer_group> consumer_group;
+};
+
+/// The EventBus spec: which bus, and its settings.
 struct event_bus_spec {
   std::string type; ///< nats | jetstream | jetstreamExotic | kafka
-  std::string json;
+  std::string json; ///< the bus's spec as JSON text
+  std::optional<jetstream_bus> jetstream; ///< jetstream and jetstreamExotic
+  std::optional<kafka_bus> kafka;
+};
+
+/// The EventSource spec.
+struct event_source_spec {
+  std::string event_bus_name = "default";
+  std::int32_t replicas = 1;
+  std::map<std::string, webhook_event> webhook;
+  std::map<std::string, calendar_event> calendar;
+  std::map<std::string, kafka_event> kafka;
+  std::map<std::string, nats_event> nats;
+  std::vector<unmodelled_event> unmodelled;
 };
 
 /// An EventSource document.

@@ -1,0 +1,427 @@
+// kafka::make_kafka_bus: the Kafka bus driver (publish, sensor subscriptions, state store,
+// shard ownership) against librdkafka's mock cluster.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "ganglion/core/event_codec.hpp"
+#include "ganglion/kafka/kafka_bus.hpp"
+#include "kafka_broker.hpp"
+#include "test_support.hpp"
+
+using namespace ganglion;
+using namespace std::chrono_literals;
+using steady = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::uint32_t shard_count = 16;
+
+/// Polls `done` every 5 ms until it holds or `limit` passes.
+bool eventually(const std::function<bool()>& done, steady::duration limit = 10s) {
+  auto deadline = steady::now() + limit;
+  while (!done()) {
+    if (steady::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(5ms);
+  }
+  return true;
+}
+
+core::event make_event(const std::string& source, const std::string& subject,
+                       const std::string& id) {
+  core::event e;
+  e.id = id;
+  e.source = source;
+  e.subject = subject;
+  e.type = "webhook";
+  e.time = core::now_rfc3339();
+  e.data = R"({"id":")" + id + R"("})";
+  return e;
+}
+
+/// The outcome of one publish.
+struct outcome {
+  core::publish_status status;
+  std::string error;
+};
+
+/// Publishes and waits for the outcome.
+outcome publish(core::remote_bus& bus, core::event e, steady::duration limit = 10s) {
+  auto promise = std::make_shared<std::promise<outcome>>();
+  auto future = promise->get_future();
+  bus.publish(std::move(e), [promise](core::publish_status status, const std::string& error) {
+    promise->set_value({status, error});
+  });
+  if (future.wait_for(limit) != std::future_status::ready)
+    return {core::publish_status::failed, "no outcome in time"};
+  return future.get();
+}
+
+void publish_ok(core::remote_bus& bus, const std::string& source, const std::string& subject,
+                const std::string& id) {
+  auto result = publish(bus, make_event(source, subject, id));
+  ASSERT_EQ(result.status, core::publish_status::accepted) << id << ": " << result.error;
+}
+
+/// Collects what a subscription delivers.
+class inbox {
+public:
+  core::delivery_handler handler() {
+    return [this](std::vector<core::event_ptr>&& events) {
+      std::lock_guard guard{mutex_};
+      for (auto& e : events)
+        events_.push_back(e);
+    };
+  }
+  std::vector<core::event_ptr> events() const {
+    std::lock_guard guard{mutex_};
+    return events_;
+  }
+  std::vector<std::string> ids() const {
+    std::vector<std::string> out;
+    for (auto& e : events())
+      out.push_back(e->id);
+    return out;
+  }
+  bool has(const std::string& id) const {
+    auto all = ids();
+    return std::find(all.begin(), all.end(), id) != all.end();
+  }
+  std::uint64_t sequence_of(const std::string& id) const {
+    for (auto& e : events())
+      if (e->id == id)
+        return e->sequence;
+    return 0;
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::vector<core::event_ptr> events_;
+};
+
+class kafka_bus_test : public ::testing::Test {
+protected:
+  void SetUp() override {
+    broker_.create_topic("events", 3);
+    broker_.create_topic("events-owners", shard_count);
+  }
+
+  std::shared_ptr<core::remote_bus> make_bus(const std::string& replica,
+                                            kafka::kafka_bus_options options = {}) {
+    dsl::kafka_bus spec;
+    spec.url = broker_.bootstraps();
+    spec.topic = "events";
+    options.replica_id = replica;
+    options.fetch_max_wait = 20ms;
+    options.request_timeout = 5s;
+    return kafka::make_kafka_bus(spec, nullptr, options);
+  }
+
+  test::kafka_broker broker_;
+};
+
+TEST_F(kafka_bus_test, a_sensor_receives_the_events_of_its_sources_only) {
+  auto bus = make_bus("r1");
+  EXPECT_EQ(bus->kind(), "kafka");
+  inbox got;
+  auto sub = bus->subscribe("s1", {{"orders", "created"}, {"orders", "paid"}}, got.handler());
+  publish_ok(*bus, "orders", "created", "e1");
+  publish_ok(*bus, "orders", "shipped", "e2");
+  publish_ok(*bus, "billing", "created", "e3");
+  publish_ok(*bus, "orders", "paid", "e4");
+  publish_ok(*bus, "orders", "created", "e5");
+  ASSERT_TRUE(eventually([&] { return got.ids().size() >= 3; }));
+  auto ids = got.ids();
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"e1", "e4", "e5"}));
+  std::set<std::uint64_t> sequences;
+  for (auto& e : got.events()) {
+    EXPECT_EQ(e->source, "orders");
+    EXPECT_EQ(e->data, R"({"id":")" + e->id + R"("})");
+    EXPECT_LT(e->sequence >> 48, 3u) << "the partition is in the high bits";
+    sequences.insert(e->sequence);
+  }
+  EXPECT_EQ(sequences.size(), 3u);
+
+  // On the wire: key `<eventSourceName>.<eventName>`, value the encoded event.
+  auto records = broker_.consume_all("events");
+  ASSERT_EQ(records.size(), 5u);
+  std::set<std::string> keys;
+  for (auto& r : records) {
+    ASSERT_TRUE(r.key && r.value);
+    keys.insert(*r.key);
+    core::event e;
+    EXPECT_TRUE(core::decode_event(*r.value, e));
+    EXPECT_EQ(*r.key, e.source + "." + e.subject);
+  }
+  EXPECT_EQ(keys, (std::set<std::string>{"orders.created", "orders.shipped", "billing.created",
+                                         "orders.paid"}));
+}
+
+TEST_F(kafka_bus_test, unacknowledged_events_come_again_after_a_restart) {
+  auto bus = make_bus("r1");
+  inbox first;
+  auto sub = bus->subscribe("s1", {{"es", "a"}}, first.handler());
+  for (int i = 0; i < 10; ++i)
+    publish_ok(*bus, "es", "a", "e" + std::to_string(i));
+  ASSERT_TRUE(eventually([&] { return first.ids().size() == 10; }));
+  std::vector<std::uint64_t> acked;
+  for (const char* id : {"e0", "e1", "e2", "e5", "e6"})
+    acked.push_back(first.sequence_of(id));
+  sub->acknowledge(acked);
+  sub->acknowledge(acked); // twice is harmless
+  sub.reset();             // as if the replica died after the last commit
+
+  publish_ok(*bus, "es", "a", "e10");
+  inbox second;
+  sub = bus->subscribe("s1", {{"es", "a"}}, second.handler());
+  publish_ok(*bus, "es", "a", "last"); // same key, same partition: it comes after the others
+  ASSERT_TRUE(eventually([&] { return second.has("last"); }));
+  EXPECT_EQ(second.ids(),
+            (std::vector<std::string>{"e3", "e4", "e7", "e8", "e9", "e10", "last"}));
+  for (auto& e : second.events())
+    EXPECT_EQ(e->sequence, first.has(e->id) ? first.sequence_of(e->id) : e->sequence)
+      << "a redelivered event keeps its sequence";
+}
+
+TEST_F(kafka_bus_test, a_new_sensor_starts_with_the_events_published_after_it_subscribed) {
+  auto bus = make_bus("r1");
+  publish_ok(*bus, "es", "a", "before-1");
+  publish_ok(*bus, "es", "b", "before-2");
+  inbox got;
+  auto sub = bus->subscribe("fresh", {{"es", "a"}, {"es", "b"}}, got.handler());
+  publish_ok(*bus, "es", "a", "after-1");
+  publish_ok(*bus, "es", "b", "after-2");
+  ASSERT_TRUE(eventually([&] { return got.has("after-1") && got.has("after-2"); }));
+  EXPECT_FALSE(got.has("before-1"));
+  EXPECT_FALSE(got.has("before-2"));
+  // The start is committed at once: a restart before any acknowledgement resumes there.
+  sub.reset();
+  inbox again;
+  sub = bus->subscribe("fresh", {{"es", "a"}, {"es", "b"}}, again.handler());
+  publish_ok(*bus, "es", "a", "after-3");
+  ASSERT_TRUE(eventually([&] { return again.has("after-3"); }));
+  EXPECT_TRUE(again.has("after-1"));
+  EXPECT_FALSE(again.has("before-1"));
+}
+
+TEST_F(kafka_bus_test, a_forgotten_sensor_starts_over_at_the_end) {
+  auto bus = make_bus("r1");
+  inbox first;
+  auto sub = bus->subscribe("gone", {{"es", "a"}}, first.handler());
+  publish_ok(*bus, "es", "a", "old");
+  ASSERT_TRUE(eventually([&] { return first.has("old"); }));
+  sub.reset(); // never acknowledged
+  bus->forget("gone");
+  inbox second;
+  sub = bus->subscribe("gone", {{"es", "a"}}, second.handler());
+  publish_ok(*bus, "es", "a", "new");
+  ASSERT_TRUE(eventually([&] { return second.has("new"); }));
+  EXPECT_EQ(second.ids(), (std::vector<std::string>{"new"}));
+}
+
+TEST_F(kafka_bus_test, the_state_store_keeps_the_last_value_of_each_key_in_order) {
+  auto bus = make_bus("r1");
+  auto& state = bus->state();
+  EXPECT_GT(state.max_value_bytes(), 900000u);
+  EXPECT_EQ(state.load("sensor.a"), std::nullopt);
+
+  std::atomic<int> done{0};
+  std::mutex mutex;
+  std::vector<std::string> errors;
+  auto count = [&](const std::string& error) {
+    if (!error.empty()) {
+      std::lock_guard guard{mutex};
+      errors.push_back(error);
+    }
+    ++done;
+  };
+  for (int i = 1; i <= 50; ++i)
+    state.store("sensor.a", "value-" + std::to_string(i), count);
+  state.store("sensor.b", std::string(200000, 'x'), count);
+  ASSERT_TRUE(eventually([&] { return done == 51; }));
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_EQ(state.load("sensor.a"), "value-50");
+  EXPECT_EQ(state.load("sensor.b"), std::string(200000, 'x'));
+
+  state.store("sensor.a", "", count); // deletes
+  ASSERT_TRUE(eventually([&] { return done == 52; }));
+  EXPECT_EQ(state.load("sensor.a"), std::nullopt);
+  EXPECT_EQ(state.load("sensor.b"), std::string(200000, 'x'));
+
+  // Another replica's bus reads the same values, and this one reads what the other stores.
+  auto other = make_bus("r2");
+  EXPECT_EQ(other->state().load("sensor.b"), std::string(200000, 'x'));
+  other->state().store("sensor.b", "changed", count);
+  ASSERT_TRUE(eventually([&] { return done == 53; }));
+  EXPECT_EQ(state.load("sensor.b"), "changed");
+  EXPECT_TRUE(errors.empty()) << errors.front();
+}
+
+/// One name per shard: watching them all watches every shard.
+std::vector<std::string> name_per_shard() {
+  std::vector<std::string> names(shard_count);
+  for (int i = 0; std::any_of(names.begin(), names.end(), [](auto& n) { return n.empty(); }); ++i) {
+    auto name = "sensor-" + std::to_string(i);
+    auto& slot = names[core::shard_of(name, shard_count)];
+    if (slot.empty())
+      slot = name;
+  }
+  return names;
+}
+
+/// What one replica's watches were told last, per name.
+class owner_view {
+public:
+  owner_view(core::ownership& owners, const std::vector<std::string>& names) {
+    for (auto& name : names)
+      handles_.push_back(owners.watch(name, [this, name](bool owned) {
+        std::lock_guard guard{mutex_};
+        if (owned_[name] == owned)
+          duplicate_ = true;
+        owned_[name] = owned;
+      }));
+  }
+  ~owner_view() { handles_.clear(); }
+  std::set<std::string> owned() const {
+    std::lock_guard guard{mutex_};
+    std::set<std::string> out;
+    for (auto& [name, owned] : owned_)
+      if (owned)
+        out.insert(name);
+    return out;
+  }
+  bool duplicate() const {
+    std::lock_guard guard{mutex_};
+    return duplicate_;
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::map<std::string, bool> owned_;
+  bool duplicate_ = false;
+  std::vector<std::shared_ptr<void>> handles_;
+};
+
+TEST_F(kafka_bus_test, replicas_divide_the_shards_and_a_survivor_takes_them_all) {
+  kafka::kafka_bus_options options;
+  options.session_timeout = 3000ms; // the mock waits session - 1 s for members to rejoin
+  options.heartbeat_interval = 500ms;
+  auto names = name_per_shard();
+  std::set<std::string> all(names.begin(), names.end());
+
+  auto a = make_bus("replica-a", options);
+  EXPECT_EQ(a->owners().replica(), "replica-a");
+  auto view_a = std::make_unique<owner_view>(a->owners(), names);
+  ASSERT_TRUE(eventually([&] { return view_a->owned() == all; }, 15s)) << "a alone owns all";
+
+  auto b = make_bus("replica-b", options);
+  auto view_b = std::make_unique<owner_view>(b->owners(), names);
+  ASSERT_TRUE(eventually(
+    [&] {
+      auto owned_a = view_a->owned(), owned_b = view_b->owned();
+      std::set<std::string> both;
+      both.insert(owned_a.begin(), owned_a.end());
+      both.insert(owned_b.begin(), owned_b.end());
+      return !owned_b.empty() && !owned_a.empty() && both == all &&
+             owned_a.size() + owned_b.size() == all.size();
+    },
+    20s))
+    << "a owns " << view_a->owned().size() << ", b owns " << view_b->owned().size();
+
+  auto gone = view_b->owned();
+  auto start = steady::now();
+  view_b.reset();
+  b.reset(); // leaves the group
+  ASSERT_TRUE(eventually([&] { return view_a->owned() == all; }, 15s)) << "a takes over";
+  auto failover = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - start);
+  std::printf("kafka bus: %zu shards failed over in %lld ms (session timeout 3000 ms)\n",
+              gone.size(), static_cast<long long>(failover.count()));
+  EXPECT_FALSE(view_a->duplicate()) << "a watch was told the same state twice";
+}
+
+TEST_F(kafka_bus_test, publishes_fail_when_the_cluster_is_down_and_saturate_when_queued) {
+  broker_.set_down(1);
+  kafka::kafka_bus_options options;
+  options.message_timeout = 1000ms;
+  options.max_in_flight = 2;
+  auto bus = make_bus("r1", options);
+  std::vector<std::shared_ptr<std::promise<outcome>>> waits;
+  for (int i = 0; i < 3; ++i) {
+    auto promise = std::make_shared<std::promise<outcome>>();
+    waits.push_back(promise);
+    bus->publish(make_event("es", "a", "e" + std::to_string(i)),
+                 [promise](core::publish_status status, const std::string& error) {
+                   promise->set_value({status, error});
+                 });
+  }
+  auto third = waits[2]->get_future();
+  ASSERT_EQ(third.wait_for(0s), std::future_status::ready) << "saturated at once";
+  EXPECT_EQ(third.get().status, core::publish_status::saturated);
+  for (int i = 0; i < 2; ++i) {
+    auto future = waits[static_cast<std::size_t>(i)]->get_future();
+    ASSERT_EQ(future.wait_for(10s), std::future_status::ready);
+    auto result = future.get();
+    EXPECT_EQ(result.status, core::publish_status::failed);
+    EXPECT_NE(result.error.find("timed out"), std::string::npos) << result.error;
+  }
+}
+
+TEST_F(kafka_bus_test, a_closed_bus_refuses_publishes) {
+  auto bus = make_bus("r1");
+  publish_ok(*bus, "es", "a", "e1");
+  bus->close(1s);
+  auto result = publish(*bus, make_event("es", "a", "e2"));
+  EXPECT_EQ(result.status, core::publish_status::stopped);
+}
+
+TEST(kafka_bus_config, invalid_settings_are_refused_with_the_field) {
+  auto expect_error = [](dsl::kafka_bus spec, kafka::kafka_bus_options options,
+                         const std::string& needle) {
+    try {
+      kafka::make_kafka_bus(spec, nullptr, options);
+      ADD_FAILURE() << "accepted; expected an error about " << needle;
+    } catch (const std::runtime_error& ex) {
+      EXPECT_NE(std::string(ex.what()).find(needle), std::string::npos) << ex.what();
+    }
+  };
+  dsl::kafka_bus ok;
+  ok.url = "127.0.0.1:9";
+  ok.topic = "events";
+  auto no_url = ok;
+  no_url.url.clear();
+  expect_error(no_url, {}, "url");
+  auto no_topic = ok;
+  no_topic.topic.clear();
+  expect_error(no_topic, {}, "topic");
+  auto bad_topic = ok;
+  bad_topic.topic = "a topic";
+  expect_error(bad_topic, {}, "topic");
+  auto sasl = ok;
+  sasl.sasl = dsl::sasl_config{.mechanism = "GSSAPI", .user_secret = {}, .password_secret = {}};
+  expect_error(sasl, {}, "sasl");
+  auto no_secret = ok;
+  no_secret.sasl = dsl::sasl_config{};
+  no_secret.sasl->user_secret = dsl::secret_key_selector{"kafka", "user"};
+  no_secret.sasl->password_secret = dsl::secret_key_selector{"kafka", "password"};
+  expect_error(no_secret, {}, "sasl.userSecret");
+  kafka::kafka_bus_options zero;
+  zero.shards = 0;
+  expect_error(ok, zero, "shards");
+}
+
+} // namespace

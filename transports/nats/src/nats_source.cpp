@@ -1,0 +1,298 @@
+// The `nats` event source: one core NATS subscription per event.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "connection.hpp"
+#include "event_data.hpp"
+#include "event_filter.hpp"
+#include "ganglion/nats/transport.hpp"
+#include "log_throttle.hpp"
+#include "source_metrics.hpp"
+
+namespace ganglion::nats {
+
+namespace {
+
+const char* reason_of(core::publish_status status) {
+  switch (status) {
+    case core::publish_status::saturated: return "saturated";
+    case core::publish_status::failed: return "store_failed";
+    case core::publish_status::stopped: return "stopped";
+    case core::publish_status::accepted: break;
+  }
+  return "accepted";
+}
+
+header_map read_headers(natsMsg* msg) {
+  header_map headers;
+  const char** keys = nullptr;
+  int count = 0;
+  if (natsMsgHeader_Keys(msg, &keys, &count) != NATS_OK)
+    return headers;
+  for (int i = 0; i < count; ++i) {
+    const char** values = nullptr;
+    int n = 0;
+    if (natsMsgHeader_Values(msg, keys[i], &values, &n) != NATS_OK)
+      continue;
+    auto& list = headers[keys[i]];
+    for (int j = 0; j < n; ++j)
+      list.emplace_back(values[j]);
+    std::free(static_cast<void*>(values));
+  }
+  std::free(static_cast<void*>(keys));
+  return headers;
+}
+
+/// What the message callback needs. Shared with publish outcomes still in flight.
+struct source_state : std::enable_shared_from_this<source_state> {
+  source_state(const core::source_context& ctx, const dsl::nats_event& spec, const options& opts)
+    : name(fmt::format("nats source {}/{}", ctx.event_source_name, ctx.event_name)),
+      event_source(ctx.event_source_name), event_name(ctx.event_name),
+      json_body(spec.json_body), metadata(spec.metadata), bus(ctx.bus),
+      metrics(ctx.metrics, ctx.event_source_name, ctx.event_name),
+      pending_limit(opts.pending_messages) {}
+
+  void on_message(natsSubscription* sub, natsMsg* msg);
+  void on_published(core::publish_status status, const std::string& error);
+  void on_async_error(natsStatus status);
+  /// Counts what the library dropped (every drop leaves a full queue behind it, so the next
+  /// messages count it), and notes when the subscription has caught up.
+  void count_drops(natsSubscription* sub);
+
+  std::string name;
+  std::string event_source;
+  std::string event_name;
+  bool json_body;
+  std::map<std::string, std::string> metadata;
+  std::optional<event_filter> filter;
+  std::shared_ptr<core::bus_publisher> bus;
+  source_metrics metrics;
+  int pending_limit;
+
+  std::atomic<bool> behind{false};
+  std::atomic<std::int64_t> drops_counted{0};
+  std::atomic<bool> bus_refusing{false};
+  std::atomic<std::uint64_t> refused{0};
+  log_throttle invalid_log;
+  log_throttle filter_log;
+
+  std::mutex mutex;
+  std::condition_variable completed_changed;
+  bool completed = false; ///< the subscription's last callback has returned
+  std::set<natsStatus> reported;
+};
+
+void source_state::on_message(natsSubscription* sub, natsMsg* msg) {
+  count_drops(sub);
+  metrics.received();
+  const char* bytes = natsMsg_GetData(msg);
+  std::string_view payload{bytes != nullptr ? bytes : "",
+                           static_cast<std::size_t>(natsMsg_GetDataLength(msg))};
+  std::string error;
+  auto data = nats_event_data(natsMsg_GetSubject(msg), payload, read_headers(msg), json_body,
+                              metadata, error);
+  std::uint64_t held_back = 0;
+  if (!data) {
+    metrics.rejected("invalid_json");
+    if (invalid_log.allow(held_back))
+      spdlog::error("{}: message on {} dropped: {} (jsonBody is set; {} more not logged)", name,
+                    natsMsg_GetSubject(msg), error, held_back);
+    return;
+  }
+  if (filter && !filter->passes(*data, error)) {
+    if (error.empty()) {
+      metrics.rejected("filtered");
+      spdlog::debug("{}: message on {} filtered out", name, natsMsg_GetSubject(msg));
+    } else {
+      metrics.rejected("filter_error");
+      if (filter_log.allow(held_back))
+        spdlog::warn("{}: message on {} dropped: filter.expression failed: {} ({} more not "
+                     "logged)",
+                     name, natsMsg_GetSubject(msg), error, held_back);
+    }
+    return;
+  }
+  core::event e;
+  e.id = core::new_event_id();
+  e.source = event_source;
+  e.type = "nats";
+  e.subject = event_name;
+  e.time = core::now_rfc3339();
+  e.data = std::move(*data);
+  bus->publish(std::move(e), [self = shared_from_this()](core::publish_status status,
+                                                          const std::string& error) {
+    self->on_published(status, error);
+  });
+}
+
+void source_state::on_published(core::publish_status status, const std::string& error) {
+  if (status == core::publish_status::accepted) {
+    metrics.accepted();
+    if (bus_refusing.exchange(false))
+      spdlog::info("{}: the bus accepts events again; {} message(s) were dropped meanwhile",
+                   name, refused.exchange(0));
+    return;
+  }
+  metrics.rejected(reason_of(status));
+  refused.fetch_add(1);
+  if (!bus_refusing.exchange(true))
+    spdlog::warn("{}: the bus refused an event ({}{}); core NATS cannot redeliver, so messages "
+                 "are dropped until the bus accepts again",
+                 name, reason_of(status), error.empty() ? "" : ": " + error);
+}
+
+void source_state::on_async_error(natsStatus status) {
+  if (status == NATS_SLOW_CONSUMER) {
+    if (!behind.exchange(true))
+      spdlog::warn("{}: falling behind: {} messages are buffered; newer ones are dropped until "
+                   "it catches up (ganglion_events_rejected_total{{reason=\"slow_consumer\"}})",
+                   name, pending_limit);
+    return;
+  }
+  {
+    std::lock_guard guard{mutex};
+    if (!reported.insert(status).second)
+      return;
+  }
+  spdlog::warn("{}: {}", name, natsStatus_GetText(status));
+}
+
+void source_state::count_drops(natsSubscription* sub) {
+  std::int64_t dropped = 0;
+  if (natsSubscription_GetDropped(sub, &dropped) != NATS_OK)
+    return;
+  if (dropped > drops_counted.load(std::memory_order_relaxed)) {
+    auto before = drops_counted.exchange(dropped);
+    if (dropped > before)
+      metrics.rejected("slow_consumer", static_cast<std::uint64_t>(dropped - before));
+  }
+  int messages = 0, bytes = 0;
+  if (behind.load(std::memory_order_relaxed) &&
+      natsSubscription_GetPending(sub, &messages, &bytes) == NATS_OK &&
+      messages < pending_limit / 2)
+    behind = false;
+}
+
+void deliver(natsConnection*, natsSubscription* sub, natsMsg* msg, void* closure) {
+  std::unique_ptr<natsMsg, decltype(&natsMsg_Destroy)> owned{msg, &natsMsg_Destroy};
+  static_cast<source_state*>(closure)->on_message(sub, msg);
+}
+
+void on_complete(void* closure) {
+  auto* st = static_cast<source_state*>(closure);
+  std::lock_guard guard{st->mutex};
+  st->completed = true;
+  st->completed_changed.notify_all();
+}
+
+/// A running nats source: its connection and subscription.
+class nats_source final : public core::source {
+public:
+  nats_source(std::shared_ptr<source_state> state, std::unique_ptr<connection> conn,
+              natsSubscription* sub)
+    : state_(std::move(state)), connection_(std::move(conn)), sub_(sub) {}
+
+  ~nats_source() override {
+    state_->count_drops(sub_);
+    natsSubscription_Unsubscribe(sub_);
+    bool completed;
+    {
+      std::unique_lock lock{state_->mutex};
+      completed = state_->completed_changed.wait_for(lock, std::chrono::seconds(10),
+                                                     [this] { return state_->completed; });
+    }
+    natsSubscription_Destroy(sub_);
+    connection_.reset();
+    if (!completed) {
+      // A message callback may still run: keep its state alive for good.
+      spdlog::warn("{}: the subscription did not confirm its end", state_->name);
+      static_cast<void>(new std::shared_ptr<source_state>(state_));
+    }
+  }
+
+private:
+  std::shared_ptr<source_state> state_;
+  std::unique_ptr<connection> connection_;
+  natsSubscription* sub_;
+};
+
+std::unique_ptr<core::source> start_source(const options& opts, const core::source_context& ctx) {
+  if (ctx.manifest == nullptr)
+    throw core::source_error("nats source started without its EventSource");
+  auto found = ctx.manifest->spec.nats.find(ctx.event_name);
+  if (found == ctx.manifest->spec.nats.end())
+    throw core::source_error(fmt::format("EventSource {} has no nats event named {}",
+                                         ctx.event_source_name, ctx.event_name));
+  const dsl::nats_event& spec = found->second;
+  if (!ctx.bus)
+    throw core::source_error("nats source started without a bus");
+  auto state = std::make_shared<source_state>(ctx, spec, opts);
+  if (spec.url.empty())
+    throw core::source_error(fmt::format("{}: url can't be empty", state->name));
+  if (spec.subject.empty())
+    throw core::source_error(fmt::format("{}: subject can't be empty", state->name));
+  if (spec.filter && !spec.filter->expression.empty()) {
+    try {
+      state->filter.emplace(spec.filter->expression);
+    } catch (const std::runtime_error& e) {
+      throw core::source_error(fmt::format("{}: {}", state->name, e.what()));
+    }
+  }
+
+  connection_settings settings;
+  settings.url = spec.url;
+  settings.name = state->name;
+  settings.connect_timeout = opts.connect_timeout;
+  settings.min_reconnect_delay = opts.min_reconnect_delay;
+  settings.max_reconnect_delay = opts.max_reconnect_delay;
+  settings.on_lost = ctx.fail;
+  settings.on_async_error = [raw = state.get()](natsSubscription*, natsStatus status) {
+    raw->on_async_error(status);
+  };
+  std::unique_ptr<connection> conn;
+  try {
+    if (spec.auth)
+      settings.auth = resolve_credentials(*spec.auth, ctx.secrets.get(), "nats.auth");
+    if (spec.tls)
+      settings.tls = resolve_tls(*spec.tls, ctx.secrets.get(), "nats.tls");
+    conn = connect(std::move(settings));
+  } catch (const connection_error& e) {
+    throw core::source_error(fmt::format("{}: {}", state->name, e.what()));
+  }
+
+  natsSubscription* sub = nullptr;
+  natsStatus status =
+    spec.queue.empty()
+      ? natsConnection_Subscribe(&sub, conn->get(), spec.subject.c_str(), deliver, state.get())
+      : natsConnection_QueueSubscribe(&sub, conn->get(), spec.subject.c_str(),
+                                      spec.queue.c_str(), deliver, state.get());
+  if (status != NATS_OK)
+    throw core::source_error(fmt::format("{}: cannot subscribe to '{}': {}", state->name,
+                                         spec.subject, status_text(status)));
+  natsSubscription_SetOnCompleteCB(sub, on_complete, state.get());
+  natsSubscription_SetPendingLimits(sub, opts.pending_messages, opts.pending_bytes);
+  // Listening once this returns: the server has the subscription (when connected now; else it
+  // is sent on connect).
+  if (conn->connected())
+    natsConnection_FlushTimeout(conn->get(), opts.connect_timeout.count());
+  spdlog::info("{}: subscribed to {}{}", state->name, spec.subject,
+               spec.queue.empty() ? "" : " in queue group " + spec.queue);
+  return std::make_unique<nats_source>(std::move(state), std::move(conn), sub);
+}
+
+} // namespace
+
+core::source_factory make_source_factory(options opts) {
+  return [opts](const core::source_context& ctx) { return start_source(opts, ctx); };
+}
+
+} // namespace ganglion::nats
