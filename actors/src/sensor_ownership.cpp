@@ -39,19 +39,20 @@ void hand_over(sensor_ptr self) {
 void take_over(sensor_ptr self, const std::function<void(const event_ptr&)>& process) {
   auto& st = self->state;
   const auto& name = st.setup.manifest->metadata.name;
-  auto ledger = std::make_unique<remote_ledger>(name, st.setup.remote,
-                                                std::chrono::milliseconds(1000));
+  auto owned = std::make_unique<remote_ledger>(name, st.setup.remote,
+                                               std::chrono::milliseconds(1000));
+  auto& ledger = *owned;
+  // The ledger is in place before the stored events run again: their firings need it.
+  st.ledger = std::move(owned);
+  st.owned = true;
   try {
-    ledger->recover(st.core->dedup(), process);
-    auto subscription = subscribe(self);
-    st.subscription = std::shared_ptr<remote_subscription>(std::move(subscription));
+    ledger.recover(st.core->dedup(), process);
+    st.subscription = std::shared_ptr<remote_subscription>(subscribe(self));
   } catch (const std::exception& ex) {
     self->quit(component_failure(std::string{"cannot take over from the bus: "} + ex.what()));
     return;
   }
-  ledger->attach(st.subscription);
-  st.ledger = std::move(ledger);
-  st.owned = true;
+  ledger.attach(st.subscription);
   st.setup.status->set("sensor", name, phase::running);
   spdlog::info("sensor {} is running on this replica ({})", name,
                st.setup.remote->owners().replica());
