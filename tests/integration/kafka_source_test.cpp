@@ -268,18 +268,34 @@ TEST_F(kafka_source_test, limit_events_per_second_paces_the_events) {
   EXPECT_GE(at.back() - at.front(), 330ms);
 }
 
-TEST_F(kafka_source_test, a_full_backlog_pauses_reading_without_losing_messages) {
+TEST_F(kafka_source_test, a_stalled_bus_pauses_reading_without_losing_messages) {
   for (int i = 0; i < 30; ++i)
     produce(std::nullopt, std::to_string(i));
-  options.max_backlog = 4;
-  spec.limit_events_per_second = 300; // offers lag behind reading, so the backlog fills
-  spec.config["fetch.wait.max.ms"] = "10";
+  options.max_backlog = 8;
+  options.pause_after = 20ms;
+  std::atomic<bool> open{false};
+  std::atomic<int> refusals{0};
+  bus->answer = [&](const core::event&) {
+    if (open)
+      return core::publish_status::accepted;
+    ++refusals;
+    return core::publish_status::saturated;
+  };
   auto source = start();
-  ASSERT_TRUE(eventually([&] { return bus->accepted().size() >= 30; }));
-  std::vector<std::int64_t> expected(30);
+  // Refused events wait for their retry; newer messages fill the backlog, reading stops, then
+  // the partition is paused.
+  ASSERT_TRUE(eventually([&] { return refusals >= 30; }));
+  for (int i = 30; i < 50; ++i)
+    produce(std::nullopt, std::to_string(i));
+  std::this_thread::sleep_for(200ms);
+  open = true;
+  ASSERT_TRUE(eventually([&] { return bus->accepted().size() >= 50; }));
+  auto offsets = offsets_of(bus->accepted());
+  std::sort(offsets.begin(), offsets.end());
+  std::vector<std::int64_t> expected(50);
   std::iota(expected.begin(), expected.end(), 0);
-  EXPECT_EQ(offsets_of(bus->accepted()), expected);
-  EXPECT_TRUE(eventually([&] { return committed() == 30; }));
+  EXPECT_EQ(offsets, expected);
+  EXPECT_TRUE(eventually([&] { return committed() == 50; }));
 }
 
 TEST_F(kafka_source_test, broker_outage_is_logged_once_per_state_change_and_reading_resumes) {
@@ -340,7 +356,13 @@ TEST_F(kafka_source_test, bad_specs_are_refused_with_the_field) {
   spec.sasl = dsl::sasl_config{"SCRAM-SHA-512", dsl::secret_key_selector{"kafka", "user"},
                                dsl::secret_key_selector{"kafka", "password"}};
   refused("sasl.userSecret");
+  test::write_file(secrets_dir + "/kafka/user", "ada\n");
+  test::write_file(secrets_dir + "/kafka/password", "pw");
+  EXPECT_NO_THROW(start()); // SASL_PLAINTEXT with SCRAM: starts, then fails to log in and retries
+  spec.tls = dsl::tls_config{dsl::secret_key_selector{"kafka", "user"}, {}, {}, true, false};
+  refused("ssl.ca.pem"); // the CA secret is not PEM
   spec.sasl.reset();
+  spec.tls.reset();
   spec.config["no.such.property"] = "1";
   refused("config.no.such.property");
 }

@@ -50,6 +50,7 @@ public:
 /// Per-client state librdkafka's callbacks reach through the handle's opaque. Must outlive the
 /// handle (make_handle keeps it with the handle).
 struct client_hooks {
+  /// Hooks whose log lines name the client `name`.
   explicit client_hooks(std::string name) : log(std::move(name)) {}
   connection_log log;
   /// The owner's own pointer, for its rebalance or delivery callbacks (see user_of()).
@@ -58,6 +59,7 @@ struct client_hooks {
 
 /// Deletes an rd_kafka_conf_t that was not handed to rd_kafka_new.
 struct conf_deleter {
+  /// Destroys `conf`.
   void operator()(rd_kafka_conf_t* conf) const noexcept { rd_kafka_conf_destroy(conf); }
 };
 using conf_ptr = std::unique_ptr<rd_kafka_conf_t, conf_deleter>;
@@ -87,16 +89,21 @@ inline void* user_of(void* opaque) noexcept {
 /// A librdkafka handle together with the hooks its callbacks use; destroys the handle first.
 class handle {
 public:
+  /// No handle.
   handle() = default;
+  /// Owns `rk`, whose opaque is `hooks`.
   handle(rd_kafka_t* rk, std::unique_ptr<client_hooks> hooks)
     : hooks_(std::move(hooks)), rk_(rk) {}
+  /// Takes over `other`'s handle.
   handle(handle&& other) noexcept { *this = std::move(other); }
+  /// Destroys the handle held, then takes over `other`'s.
   handle& operator=(handle&& other) noexcept {
     reset();
     rk_ = std::exchange(other.rk_, nullptr);
     hooks_ = std::move(other.hooks_);
     return *this;
   }
+  /// Destroys the handle.
   ~handle() { reset(); }
 
   /// The raw handle (null when empty).

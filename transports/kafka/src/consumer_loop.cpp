@@ -37,9 +37,16 @@ std::optional<std::string_view> bytes_of(const void* data, std::size_t size) {
 void outcome_box::push(publish_outcome outcome) {
   std::lock_guard guard{mutex};
   items.push_back(std::move(outcome));
-  if (loop_polling && wake)
-    rd_kafka_queue_yield(wake);
+  if (loop_polling)
+    wake_locked();
   ready.notify_one();
+}
+
+void outcome_box::wake_locked() {
+  if (wake_consumer)
+    rd_kafka_queue_yield(wake_consumer);
+  if (wake_main)
+    rd_kafka_queue_yield(wake_main);
 }
 
 std::vector<publish_outcome> outcome_box::take() {
@@ -61,8 +68,7 @@ consumer_loop::~consumer_loop() {
   stopping_ = true;
   {
     std::lock_guard guard{box_->mutex};
-    if (box_->wake)
-      rd_kafka_queue_yield(box_->wake);
+    box_->wake_locked();
   }
   if (thread_.joinable())
     thread_.join();
@@ -70,11 +76,12 @@ consumer_loop::~consumer_loop() {
 
 void consumer_loop::start(handle consumer) {
   consumer_ = std::move(consumer);
-  rd_kafka_poll_set_consumer(consumer_.get());
-  queue_ = rd_kafka_queue_get_consumer(consumer_.get());
+  consumer_queue_ = rd_kafka_queue_get_consumer(consumer_.get());
+  main_queue_ = rd_kafka_queue_get_main(consumer_.get());
   {
     std::lock_guard guard{box_->mutex};
-    box_->wake = queue_;
+    box_->wake_consumer = consumer_queue_;
+    box_->wake_main = main_queue_;
   }
   thread_ = std::thread([this] { run(); });
 }
@@ -84,9 +91,8 @@ void consumer_loop::run() {
   while (!stopping_) {
     settle_outcomes();
     commit(false, false);
-    auto wait = offer();
-    flow_control();
-    poll(wait);
+    flow_control(); // before offering: it measures how long the last poll left the backlog full
+    poll(offer());
   }
   shutdown();
 }
@@ -119,7 +125,16 @@ void consumer_loop::poll(milliseconds timeout) {
       timeout = milliseconds{0};
     box_->loop_polling = true;
   }
-  rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer_.get(), static_cast<int>(timeout.count()));
+  rd_kafka_t* rk = consumer_.get();
+  auto ms = static_cast<int>(timeout.count());
+  rd_kafka_message_t* m = nullptr;
+  if (backlog_.size() >= options_.max_backlog && !paused_) {
+    // Messages wait in librdkafka's queue; errors and statistics are still served.
+    rd_kafka_poll(rk, ms);
+  } else {
+    rd_kafka_poll(rk, 0);
+    m = rd_kafka_consumer_poll(rk, ms);
+  }
   {
     std::lock_guard guard{box_->mutex};
     box_->loop_polling = false;
@@ -129,7 +144,7 @@ void consumer_loop::poll(milliseconds timeout) {
     rd_kafka_message_destroy(m);
     if (n + 1 >= poll_batch || backlog_.size() >= options_.max_backlog || stopping_)
       break;
-    m = rd_kafka_consumer_poll(consumer_.get(), 0);
+    m = rd_kafka_consumer_poll(rk, 0);
   }
 }
 
@@ -302,9 +317,16 @@ void consumer_loop::commit(bool sync, bool all) {
 }
 
 void consumer_loop::flow_control() {
-  if (!paused_ && backlog_.size() >= options_.max_backlog)
-    set_paused(true);
-  else if (paused_ && backlog_.size() <= options_.max_backlog / 2)
+  if (backlog_.size() >= options_.max_backlog) {
+    auto now = clock::now();
+    if (!full_since_)
+      full_since_ = now;
+    if (!paused_ && now - *full_since_ >= options_.pause_after)
+      set_paused(true);
+    return;
+  }
+  full_since_.reset();
+  if (paused_ && backlog_.size() <= options_.max_backlog / 2)
     set_paused(false);
 }
 
@@ -341,11 +363,13 @@ void consumer_loop::shutdown() {
   commit(true, true);
   {
     std::lock_guard guard{box_->mutex};
-    box_->wake = nullptr;
+    box_->wake_consumer = nullptr;
+    box_->wake_main = nullptr;
   }
   rd_kafka_consumer_close(consumer_.get());
-  rd_kafka_queue_destroy(queue_);
-  queue_ = nullptr;
+  rd_kafka_queue_destroy(consumer_queue_);
+  rd_kafka_queue_destroy(main_queue_);
+  consumer_queue_ = main_queue_ = nullptr;
   consumer_.reset();
 }
 

@@ -51,19 +51,24 @@ struct outcome_box {
   std::mutex mutex;
   std::condition_variable ready;
   std::vector<publish_outcome> items;
-  /// The consumer queue to wake while the loop waits in a poll; null once the loop ends.
-  rd_kafka_queue_t* wake = nullptr;
+  /// The consumer and main queues, woken while the loop waits in a poll; null once it ends.
+  rd_kafka_queue_t* wake_consumer = nullptr;
+  rd_kafka_queue_t* wake_main = nullptr;
   bool loop_polling = false;
 
   /// Adds one outcome and wakes the loop.
   void push(publish_outcome outcome);
+  /// Wakes the loop's poll (caller holds `mutex`).
+  void wake_locked();
   /// Takes every outcome so far.
   std::vector<publish_outcome> take();
 };
 
 /// One kafka source at run time: a thread that polls the consumer, turns messages into events,
 /// offers them to the bus (paced, at most max_in_flight unanswered), offers refused ones again
-/// with backoff, and commits each partition's contiguous accepted prefix.
+/// with backoff, and commits each partition's contiguous accepted prefix. While its backlog is
+/// full it serves only the main queue (errors, statistics, commit results) and leaves messages
+/// in librdkafka's queue; after pause_after it pauses the partitions.
 class consumer_loop {
 public:
   /// Takes the consumer handle (made with this loop as client_hooks::user, see make_consumer).
@@ -118,7 +123,8 @@ private:
   std::string name_; ///< `eventsource <source>/<event>` for log lines
 
   handle consumer_;
-  rd_kafka_queue_t* queue_ = nullptr;
+  rd_kafka_queue_t* consumer_queue_ = nullptr;
+  rd_kafka_queue_t* main_queue_ = nullptr;
   std::shared_ptr<outcome_box> box_ = std::make_shared<outcome_box>();
   std::thread thread_;
   std::atomic<bool> stopping_{false};
@@ -130,6 +136,7 @@ private:
   std::map<std::pair<std::int32_t, std::int64_t>, pending_event> in_flight_;
   token_bucket pace_;
   bool paused_ = false;
+  std::optional<clock::time_point> full_since_;
   bool refusing_ = false;
   clock::time_point retry_not_before_{};
   std::chrono::milliseconds backoff_;

@@ -11,8 +11,12 @@ namespace ganglion::kafka {
 struct source_options {
   /// Events offered to the bus and not answered yet, per source, before it stops offering.
   std::size_t max_in_flight = 1024;
-  /// Messages read ahead of the bus, per source, before it pauses fetching.
+  /// Messages read ahead of the bus, per source, before it stops taking more from librdkafka
+  /// (which keeps prefetching up to its queued.max.messages.kbytes).
   std::size_t max_backlog = 2048;
+  /// How long the backlog may stay full before the partitions are paused, so that the consumer
+  /// keeps serving rebalances (resuming costs librdkafka about half a second).
+  std::chrono::milliseconds pause_after{10000};
   /// How often accepted offsets are committed while running (also on rebalance and stop).
   std::chrono::milliseconds commit_interval{200};
   /// First and longest wait before an event the bus refused is offered again.
