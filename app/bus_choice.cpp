@@ -76,6 +76,12 @@ std::shared_ptr<core::remote_bus> open_bus(const std::vector<dsl::document>& doc
     kb.replica_id = options.replica_id;
     kb.session_timeout = std::max(std::chrono::milliseconds(6000), millis(options.lease_ttl, "--lease-ttl"));
     kb.heartbeat_interval = std::max(std::chrono::milliseconds(100), kb.session_timeout / 6);
+    for (const auto& property : options.bus_properties) {
+      auto equals = property.find('=');
+      if (equals == std::string::npos || equals == 0)
+        throw std::runtime_error("--bus-property takes KEY=VALUE, not '" + property + "'");
+      kb.properties[property.substr(0, equals)] = property.substr(equals + 1);
+    }
     spdlog::info("EventBus {}: Kafka", bus->metadata.name);
     return kafka::make_kafka_bus(*spec.kafka, std::move(secrets), kb);
   }

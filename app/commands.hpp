@@ -32,6 +32,8 @@ struct run_options {
   /// How long a dead replica's sensors and active-passive sources wait before another replica
   /// takes them over (remote bus).
   std::string lease_ttl = "5s";
+  /// Extra client properties of a Kafka bus (`KEY=VALUE`, librdkafka names).
+  std::vector<std::string> bus_properties;
 };
 
 /// Options of `ganglion validate`.

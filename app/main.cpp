@@ -72,6 +72,9 @@ int main(int argc, char** argv) {
                       "On a JetStream or Kafka bus: how long a dead replica's sensors wait before "
                       "another replica takes them over (Go duration)")
     ->capture_default_str();
+  run_cmd->add_option("--bus-property", run.bus_properties,
+                      "KEY=VALUE: a librdkafka property for every client of a Kafka bus "
+                      "(repeatable), e.g. fetch.wait.max.ms=10");
   run_cmd->add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
     ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 

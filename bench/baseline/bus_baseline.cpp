@@ -7,8 +7,10 @@
 //                            pull consumer (Fetch 512, ack each) on another thread
 //   nats-pipeline  --url U   core NATS publish to --in, receive on --out (ganglion between)
 //   kafka          --bootstrap B   idempotent producer (acks=all, linger 5 ms) to <topic>, a
-//                            consumer assigned from the start on another thread
+//                            consumer assigned at the end on another thread
 //   kafka-pipeline --bootstrap B   produce to --in, consume --out (ganglion between)
+//
+// --window W keeps at most W events sent but not received (pipelines: 4096 unless given).
 
 #include <cstdio>
 #include <exception>
@@ -19,15 +21,16 @@
 
 namespace {
 
-/// The options every mode takes; pipelines also take --in, --out, --window.
+/// The options every mode takes; pipelines also take --in and --out.
 void common_options(CLI::App* mode, bus_bench::settings& s, double& idle_s, bool pipeline) {
   mode->add_option("--count", s.count, "events to send")->check(CLI::Range(1, 100'000'000));
   mode->add_option("--size", s.size, "bytes per event body")->check(CLI::Range(32, 1 << 20));
   mode->add_option("--idle-timeout", idle_s, "seconds without progress before giving up");
+  mode->add_option("--window", s.window,
+                   "events sent but not yet received at most (0: no limit; pipelines: 4096)");
   if (pipeline) {
     mode->add_option("--in", s.in, "subject or topic the generator sends to");
     mode->add_option("--out", s.out, "subject or topic the generator receives on");
-    mode->add_option("--window", s.window, "events in flight at most (0: no limit)");
   } else {
     mode->add_option("--topic", s.topic, "raw stream (JetStream) or topic (Kafka) name");
   }
@@ -53,6 +56,11 @@ int main(int argc, char** argv) {
   common_options(kf, s, idle_s, false);
   common_options(kp, s, idle_s, true);
   CLI11_PARSE(cli, argc, argv);
+  // Pipelines default to a window: core NATS has no back-pressure (an unbounded burst through
+  // ganglion is dropped, not measured), and the Kafka mock keeps only 5 MiB per partition.
+  for (auto* mode : {np, kp})
+    if (mode->parsed() && mode->get_option("--window")->count() == 0)
+      s.window = 4096;
   s.idle = std::chrono::milliseconds(static_cast<std::int64_t>(idle_s * 1000));
 
   try {

@@ -152,8 +152,14 @@ int run_jetstream(const settings& s) {
     throw;
   }
   t.start();
-  for (std::int64_t seq = 0; seq < s.count; ++seq)
+  std::int64_t stopped = 0;
+  for (std::int64_t seq = 0; seq < s.count; ++seq) {
+    if (s.window > 0 && !t.wait_room(seq, s.window, s.idle)) {
+      stopped = s.count - seq;
+      break;
+    }
     publish(seq);
+  }
   jsPubOptions complete;
   jsPubOptions_Init(&complete);
   complete.MaxWait = 30000;
@@ -161,7 +167,7 @@ int run_jetstream(const settings& s) {
   t.wait_all(s.idle);
   stop = true;
   reader.join();
-  std::printf("%s\n", t.report("jetstream", publish_errors.load()).c_str());
+  std::printf("%s\n", t.report("jetstream", publish_errors.load() + stopped).c_str());
   sub.reset();
   js_DeleteStream(js.get(), s.topic.c_str(), nullptr, nullptr);
   return t.received() == s.count ? 0 : 1;

@@ -19,7 +19,7 @@ struct settings {
   std::string url;                 ///< NATS server URL or Kafka bootstrap list
   std::int64_t count = 100000;     ///< events to send
   std::size_t size = 256;          ///< bytes per event body
-  std::int64_t window = 4096;      ///< pipelines: events in flight at most (0: no limit)
+  std::int64_t window = 0;         ///< events sent but not received at most (0: no limit)
   std::string in = "in";           ///< pipelines: where the generator sends
   std::string out = "out";         ///< pipelines: where the generator listens
   std::string topic = "raw";       ///< raw Kafka: the topic (raw JetStream: the stream's name)
@@ -93,7 +93,7 @@ void warm_up(tally& t, const settings& s, const std::string& where,
 int run_jetstream(const settings& s);
 /// core NATS pipeline: publish to `in`, receive on `out` (ganglion in between).
 int run_nats_pipeline(const settings& s);
-/// raw Kafka: idempotent producer + a consumer assigned to the topic from its start.
+/// raw Kafka: idempotent producer + a consumer assigned to the topic (no group join).
 int run_kafka(const settings& s);
 /// Kafka pipeline: produce to `in`, consume `out` (ganglion in between).
 int run_kafka_pipeline(const settings& s);

@@ -12,10 +12,14 @@ import time
 from .engine import Engine, write_scenario
 from .procs import StepError, free_port, wait_port
 
-# Events of this many bytes; the generator keeps at most WINDOW of them in flight through
-# ganglion (core NATS has no back-pressure: an unbounded burst would be dropped, not measured).
+# Events of this many bytes. The generator keeps at most WINDOW of them in flight through
+# ganglion: core NATS has no back-pressure (an unbounded burst would be dropped by the source,
+# not measured), and the Kafka mock keeps only the last 5 MiB of a partition (a consumer further
+# behind loses events). The raw Kafka run keeps at most RAW_KAFKA_WINDOW in flight for the same
+# reason (more would not raise its rate); the raw JetStream run has no window.
 SIZE = 256
 WINDOW = 4096
+RAW_KAFKA_WINDOW = 8192
 BOOTSTRAP = re.compile(r"^[\w.\-]+:\d+(,[\w.\-]+:\d+)*$")
 
 
@@ -102,8 +106,12 @@ def start_kafka_mock(ctx, name, topics):
 
 def start_bus_engine(ctx, name, manifests):
     """ganglion on a remote bus: one replica, no data dir (the bus holds the state)."""
-    engine = Engine(ctx.procs, ctx.ganglion(), manifests, ctx.path(f"{name}.log"),
-                    ["--replica-id", f"bench-{name}"])
+    args = ["--replica-id", f"bench-{name}"]
+    if name == "bus-kafka":
+        # The mock cluster answers a fetch on an empty partition only after the whole
+        # fetch.wait.max.ms (a real broker answers when data arrives); the raw run uses 10 ms.
+        args += ["--bus-property", "fetch.wait.max.ms=10"]
+    engine = Engine(ctx.procs, ctx.ganglion(), manifests, ctx.path(f"{name}.log"), args)
     return engine.start(120.0)
 
 
@@ -174,9 +182,8 @@ def kafka_unready(ctx, manifests):
     done = subprocess.run([ctx.ganglion(), "validate", "-f", manifests], capture_output=True,
                           text=True, timeout=60, check=False)
     if done.returncode != 0:
-        lines = (done.stderr + done.stdout).strip().splitlines()
-        problem = next((l for l in lines if "error" in l.lower()), lines[0] if lines else "")
-        return f"`ganglion validate` refuses bus-kafka.yaml: {problem.strip()}"
+        lines = done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or [""]
+        return f"`ganglion validate` refuses bus-kafka.yaml: {lines[0].strip()}"
     return None
 
 
@@ -185,8 +192,7 @@ def refusal_in_log(log_path):
     try:
         with open(log_path, encoding="utf-8", errors="replace") as f:
             for line in f:
-                if "not supported" in line or "unknown trigger" in line \
-                        or "no driver" in line:
+                if "not supported" in line:
                     return line.strip()
     except OSError:
         pass
@@ -196,11 +202,11 @@ def refusal_in_log(log_path):
 def kafka(ctx):
     """kafka_raw_eps (librdkafka produce + consume on the mock cluster) vs kafka_e2e_ratio:
     topic `in` → kafka source → Kafka bus → sensor → kafka trigger → topic `out`."""
-    mock, bootstrap = start_kafka_mock(ctx, "bus-kafka-mock",
-                                       {"raw": 1, "in": 1, "out": 1})
+    mock, bootstrap = start_kafka_mock(ctx, "bus-kafka-mock", {"raw": 1, "in": 1, "out": 1})
     try:
-        report, command, rounds_eps = median_of(ctx, "kafka", ["--bootstrap", bootstrap,
-                                                               "--topic", "raw"])
+        report, command, rounds_eps = median_of(
+            ctx, "kafka", ["--bootstrap", bootstrap, "--topic", "raw",
+                           "--window", str(RAW_KAFKA_WINDOW)])
         add_raw_figures(ctx, "kafka", report, {"command": command, "rounds_eps": rounds_eps})
         manifests = write_scenario(os.path.join(ctx.scenarios, "bus-kafka.yaml"),
                                    {"KAFKA_BOOTSTRAP": bootstrap}, ctx.path("bus-kafka"))

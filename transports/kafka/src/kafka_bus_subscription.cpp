@@ -77,7 +77,8 @@ bus_subscription::bus_subscription(std::shared_ptr<const bus_settings> settings,
   set_property(cfg, "enable.auto.offset.store", "false");
   set_property(cfg, "auto.offset.reset", "earliest");
   set_property(cfg, "enable.partition.eof", "false");
-  set_property(cfg, "fetch.wait.max.ms", ms(settings_->options.fetch_max_wait));
+  if (!settings_->options.properties.count("fetch.wait.max.ms")) // an explicit one wins
+    set_property(cfg, "fetch.wait.max.ms", ms(settings_->options.fetch_max_wait));
   quiet_connection_errors(cfg);
   rd_kafka_conf_set_offset_commit_cb(cfg.conf.get(), on_commit);
   consumer_ = make_handle(RD_KAFKA_CONSUMER, std::move(cfg));

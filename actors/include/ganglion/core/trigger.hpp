@@ -38,6 +38,11 @@ public:
   /// Starts one execution; must not block; calls `done` when finished.
   virtual void execute(const trigger_invocation& invocation, trigger_done done) = 0;
 
+  /// Executions the engine may run at once; 0 (or less than the engine's default): the
+  /// default. Executors that batch their sends (kafka, nats) ask for more: each execution only
+  /// waits for its share of a batch's acknowledgement.
+  virtual std::size_t max_concurrency() const { return 0; }
+
   /// What one execution would do, with no side effect (for `ganglion test`): e.g. the exact
   /// HTTP request. Throws std::runtime_error when the invocation cannot be resolved.
   virtual std::string preview(const trigger_invocation& invocation) {
