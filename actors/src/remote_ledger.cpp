@@ -54,11 +54,6 @@ std::vector<event> decode_state(const std::string& name, std::string_view in) {
 
 } // namespace
 
-/// This sensor's hold on one event: alive while a join or an unfinished firing refers to it.
-struct remote_ledger::handle {
-  event_ptr original;
-};
-
 remote_ledger::remote_ledger(std::string name, std::shared_ptr<remote_bus> bus,
                              std::chrono::milliseconds interval)
   : name_(std::move(name)), key_(key_of(name_)), bus_(std::move(bus)), interval_(interval) {}
@@ -91,7 +86,7 @@ void remote_ledger::recover(dedup_window&,
 }
 
 event_ptr remote_ledger::admit(const event_ptr& e) {
-  if (pending_.count(e->sequence))
+  if (held_.contains(e->sequence))
     return nullptr;
   if (recovered_.count(e->sequence)) {
     // The store held it when this replica took over; it is processed from there.
@@ -99,19 +94,11 @@ event_ptr remote_ledger::admit(const event_ptr& e) {
       subscription_->acknowledge({e->sequence});
     return nullptr;
   }
-  auto h = std::make_shared<handle>(handle{e});
-  pending_[e->sequence] = h;
-  return event_ptr{h, h->original.get()};
+  return held_.hold(e);
 }
 
 void remote_ledger::release(std::map<std::string, event_ptr>& events) const {
-  for (auto& [dependency, e] : events) {
-    auto found = pending_.find(e->sequence);
-    if (found == pending_.end())
-      continue;
-    e = e.get() == found->second->original.get() ? found->second->original
-                                                  : std::make_shared<const event>(*e);
-  }
+  held_.release(events);
 }
 
 std::size_t remote_ledger::commit(bool force_snapshot) {
@@ -121,21 +108,16 @@ std::size_t remote_ledger::commit(bool force_snapshot) {
     dirty_ = true;
   }
   std::vector<std::uint64_t> finished;
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (it->second.use_count() > 1) {
-      ++it;
-      continue;
-    }
-    if (stored_.erase(it->first))
+  held_.settle([&](std::uint64_t sequence, const event&) {
+    if (stored_.erase(sequence))
       dirty_ = true; // the store still holds it: the next store drops it
     else
-      finished.push_back(it->first);
-    it = pending_.erase(it);
-  }
+      finished.push_back(sequence);
+  });
   if (!finished.empty() && subscription_)
     subscription_->acknowledge(finished);
   auto now = std::chrono::steady_clock::now();
-  bool changed = dirty_ || pending_.size() != stored_.size();
+  bool changed = dirty_ || held_.size() != stored_.size();
   if (changed && (force_snapshot || now - last_store_ >= interval_))
     store_unfinished();
   return finished.size();
@@ -146,24 +128,24 @@ void remote_ledger::store_unfinished() {
   std::vector<std::uint64_t> newly;
   std::set<std::uint64_t> included;
   auto limit = bus_->state().max_value_bytes();
-  if (!pending_.empty())
+  if (held_.size() > 0)
     value.append(magic, 4);
   std::size_t left_out = 0;
-  for (const auto& [sequence, h] : pending_) {
-    auto size = encoded_size(*h->original);
+  held_.for_each([&](std::uint64_t sequence, const event& e) {
+    auto size = encoded_size(e);
     if (value.size() + 12 + size > limit) {
       // Too much to store at once: the rest stays unacknowledged; the bus redelivers it later
       // and admit() skips it while it is still pending here.
       ++left_out;
-      continue;
+      return;
     }
     put<std::uint64_t>(value, sequence);
     put<std::uint32_t>(value, static_cast<std::uint32_t>(size));
-    encode_event(*h->original, value);
+    encode_event(e, value);
     included.insert(sequence);
     if (!stored_.count(sequence))
       newly.push_back(sequence);
-  }
+  });
   if (left_out > 0)
     spdlog::warn("sensor {}: {} unfinished event(s) do not fit in one state value of {} bytes; "
                  "they stay unacknowledged",

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "event_ledger.hpp"
+#include "held_events.hpp"
 #include "ganglion/core/remote_bus.hpp"
 
 namespace ganglion::core {
@@ -35,15 +36,13 @@ public:
   event_ptr admit(const event_ptr& e) override;
   void release(std::map<std::string, event_ptr>& events) const override;
   std::size_t commit(bool force_snapshot = false) override;
-  std::size_t unfinished() const noexcept override { return pending_.size(); }
+  std::size_t unfinished() const noexcept override { return held_.size(); }
   const std::shared_ptr<unfinished_events>& kept() const noexcept override { return kept_; }
 
   /// The state store key of `sensor`.
   static std::string key_of(const std::string& sensor);
 
 private:
-  struct handle;
-
   void store_unfinished();
 
   std::string name_;
@@ -52,8 +51,7 @@ private:
   std::chrono::milliseconds interval_;
   std::shared_ptr<remote_subscription> subscription_;
   std::shared_ptr<unfinished_events> kept_ = std::make_shared<unfinished_events>();
-  /// sequence → this sensor's handle of an unfinished event.
-  std::map<std::uint64_t, std::shared_ptr<handle>> pending_;
+  held_events held_;
   /// Unfinished events the latest store holds (they are acknowledged once it is stored).
   std::set<std::uint64_t> stored_;
   /// Events the store held at recovery: the bus may deliver them again; they are skipped.

@@ -6,11 +6,6 @@
 
 namespace ganglion::core {
 
-/// This sensor's hold on one event: alive while a join or an unfinished firing refers to it.
-struct sensor_ledger::handle {
-  event_ptr original;
-};
-
 sensor_ledger::sensor_ledger(std::string name, sensor_durability durability)
   : name_(std::move(name)),
     durability_(std::move(durability)),
@@ -71,36 +66,22 @@ void sensor_ledger::recover(dedup_window& dedup,
 event_ptr sensor_ledger::admit(const event_ptr& e) {
   if (e->sequence != 0 && e->sequence <= replayed_until_)
     return nullptr;
-  auto h = std::make_shared<handle>(handle{e});
   next_ = std::max(next_, e->sequence + 1);
-  pending_[e->sequence] = h;
-  return event_ptr{h, h->original.get()};
+  return held_.hold(e);
 }
 
 void sensor_ledger::release(std::map<std::string, event_ptr>& events) const {
-  for (auto& [dependency, e] : events) {
-    auto found = pending_.find(e->sequence);
-    if (found == pending_.end())
-      continue;
-    // The delivered event itself, or a transformed copy that holds on to it.
-    e = e.get() == found->second->original.get() ? found->second->original
-                                                  : std::make_shared<const event>(*e);
-  }
+  held_.release(events);
 }
 
 std::size_t sensor_ledger::commit(bool force_snapshot) {
   auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::system_clock::now().time_since_epoch())
                   .count();
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (it->second.use_count() > 1) {
-      ++it;
-      continue;
-    }
-    auto f = dedup_window::fingerprint_of(it->second->original->id);
-    finished_.push_back({it->first, f.low, f.high, now_ms});
-    it = pending_.erase(it);
-  }
+  held_.settle([&](std::uint64_t sequence, const event& e) {
+    auto f = dedup_window::fingerprint_of(e.id);
+    finished_.push_back({sequence, f.low, f.high, now_ms});
+  });
   auto finished = finished_.size();
   if (!finished_.empty()) {
     store_.append_completions(finished_);
@@ -116,9 +97,8 @@ std::size_t sensor_ledger::commit(bool force_snapshot) {
 void sensor_ledger::save_snapshot() {
   sensor_snapshot snapshot;
   snapshot.cursor = next_;
-  snapshot.held.reserve(pending_.size());
-  for (const auto& [sequence, h] : pending_)
-    snapshot.held.push_back({{}, {}, *h->original});
+  snapshot.held.reserve(held_.size());
+  held_.for_each([&](std::uint64_t, const event& e) { snapshot.held.push_back({{}, {}, e}); });
   store_.save_snapshot(snapshot);
   cursor_ = next_;
   last_snapshot_ = std::chrono::steady_clock::now();

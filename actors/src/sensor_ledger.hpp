@@ -11,6 +11,7 @@
 #include "cursor_board.hpp"
 #include "dedup_window.hpp"
 #include "event_ledger.hpp"
+#include "held_events.hpp"
 #include "event_log.hpp"
 #include "ganglion/core/event.hpp"
 #include "sensor_store.hpp"
@@ -63,22 +64,19 @@ public:
   std::size_t commit(bool force_snapshot = false) override;
 
   /// Events received and not finished yet.
-  std::size_t unfinished() const noexcept override { return pending_.size(); }
+  std::size_t unfinished() const noexcept override { return held_.size(); }
 
   /// Where trigger actors put events they gave up on.
   const std::shared_ptr<unfinished_events>& kept() const noexcept override { return kept_; }
 
 private:
-  struct handle;
-
   void save_snapshot();
 
   std::string name_;
   sensor_durability durability_;
   sensor_store store_;
   std::shared_ptr<unfinished_events> kept_ = std::make_shared<unfinished_events>();
-  /// sequence → this sensor's handle of an unfinished event.
-  std::map<std::uint64_t, std::shared_ptr<handle>> pending_;
+  held_events held_;
   std::vector<completion> finished_;
   std::uint64_t next_ = 0;          ///< one past the highest sequence processed
   std::uint64_t replayed_until_ = 0; ///< the highest sequence recovery delivered

@@ -1,11 +1,9 @@
 // The nats source logging in to a real nats-server: user/password, token and nkey from secrets.
 
-#include <condition_variable>
-#include <mutex>
-
 #include <gtest/gtest.h>
 #include <nats/nats.h>
 
+#include "counting_bus.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "test_support.hpp"
 
@@ -13,29 +11,6 @@ using namespace ganglion;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// A bus that counts what it accepts.
-class counting_bus : public core::bus_publisher {
-public:
-  void publish(core::event&&, core::publish_done done) override {
-    {
-      std::lock_guard guard{mutex_};
-      ++count_;
-    }
-    changed_.notify_all();
-    done(core::publish_status::accepted, {});
-  }
-  /// True once `n` events arrived (10 s at most).
-  bool wait_for(int n) {
-    std::unique_lock lock{mutex_};
-    return changed_.wait_for(lock, 10s, [&] { return count_ >= n; });
-  }
-
-private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  int count_ = 0;
-};
 
 /// Publishes one message with a plain cnats client logged in through `url`.
 bool publish(const std::string& url, const std::string& subject) {
@@ -67,7 +42,7 @@ protected:
   }
 
   dsl::event_source es;
-  std::shared_ptr<counting_bus> bus = std::make_shared<counting_bus>();
+  std::shared_ptr<test::counting_bus> bus = std::make_shared<test::counting_bus>();
   std::string secrets = test::temp_dir();
 };
 

@@ -1,8 +1,6 @@
 // nats::jetstream_ownership: shard leases in a JetStream KV bucket, against a real nats-server.
 
 #include <nats/nats.h>
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,7 +16,9 @@
 
 #include <gtest/gtest.h>
 
+#include "eventually.hpp"
 #include "jetstream_ownership.hpp"
+#include "log_capture.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -46,39 +46,6 @@ const std::vector<std::string>& name_per_shard() {
   }();
   return names;
 }
-
-/// Polls `done` every 5 ms until it holds or `limit` passes.
-bool eventually(const std::function<bool()>& done, steady::duration limit = 10s) {
-  auto deadline = steady::now() + limit;
-  while (!done()) {
-    if (steady::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
-}
-
-/// Keeps the ownership log lines.
-class log_capture : public spdlog::sinks::base_sink<std::mutex> {
-public:
-  std::vector<std::string> lines(const std::string& containing) {
-    std::lock_guard lock{mutex_};
-    std::vector<std::string> out;
-    for (auto& l : lines_)
-      if (l.find(containing) != std::string::npos)
-        out.push_back(l);
-    return out;
-  }
-
-protected:
-  void sink_it_(const spdlog::details::log_msg& msg) override {
-    lines_.emplace_back(msg.payload.data(), msg.payload.size());
-  }
-  void flush_() override {}
-
-private:
-  std::vector<std::string> lines_;
-};
 
 /// A client connection that reconnects forever, as the bus's does.
 struct connection {
@@ -219,7 +186,7 @@ private:
 /// that just joined takes at most two), checking at every sample that no shard has two owners.
 bool settle(cluster& c, steady::duration limit = 10s) {
   std::optional<steady::time_point> since;
-  return eventually(
+  return test::eventually(
     [&] {
       EXPECT_TRUE(c.exclusive());
       if (!c.settled())
@@ -236,7 +203,7 @@ bool settle(cluster& c, steady::duration limit = 10s) {
 steady::duration until_owned(cluster& c, const std::vector<std::uint32_t>& shards,
                              steady::duration limit) {
   auto start = steady::now();
-  bool done = eventually(
+  bool done = test::eventually(
     [&] {
       EXPECT_TRUE(c.exclusive());
       auto owners = c.sample();
@@ -270,7 +237,7 @@ TEST(nats_ownership, one_replica_owns_every_shard_and_tells_watchers_from_its_th
     ++late_calls;
   });
   auto dropped = c.owner(r).watch("another-sensor", [&](bool) { ++dropped_calls; });
-  ASSERT_TRUE(eventually([&] { return late_calls == 1 && dropped_calls == 1; }, 5s));
+  ASSERT_TRUE(test::eventually([&] { return late_calls == 1 && dropped_calls == 1; }, 5s));
   EXPECT_TRUE(late_owned);
   EXPECT_TRUE(on_other_thread);
 
@@ -308,7 +275,7 @@ TEST(nats_ownership, shards_of_a_killed_replica_move_within_ttl_and_two_ticks) {
   std::printf("failover after kill: %lld ms (ttl %lld ms, tick %lld ms)\n", ms(took),
               static_cast<long long>(ttl.count()), static_cast<long long>(tick.count()));
   EXPECT_LE(took, ttl + 2 * tick);
-  EXPECT_TRUE(eventually([&] {
+  EXPECT_TRUE(test::eventually([&] {
     EXPECT_TRUE(c.exclusive());
     return c.settled();
   }));
@@ -347,12 +314,7 @@ TEST(nats_ownership, a_joining_replica_takes_its_share_without_double_owners) {
 }
 
 TEST(nats_ownership, a_nats_outage_loses_the_shards_within_ttl_then_they_come_back) {
-  auto capture = std::make_shared<log_capture>();
-  spdlog::default_logger()->sinks().push_back(capture);
-  std::shared_ptr<void> detach(nullptr, [&](void*) {
-    auto& sinks = spdlog::default_logger()->sinks();
-    sinks.erase(std::find(sinks.begin(), sinks.end(), capture));
-  });
+  test::log_capture capture;
   {
     test::nats_server server;
     cluster c{server};
@@ -361,7 +323,7 @@ TEST(nats_ownership, a_nats_outage_loses_the_shards_within_ttl_then_they_come_ba
     ASSERT_TRUE(settle(c));
     server.stop();
     auto stopped = steady::now();
-    ASSERT_TRUE(eventually([&] { return c.nobody_owns(); }, 5s));
+    ASSERT_TRUE(test::eventually([&] { return c.nobody_owns(); }, 5s));
     auto lost_after = steady::now() - stopped;
     std::printf("shards lost %lld ms after the server stopped (ttl %lld ms)\n", ms(lost_after),
                 static_cast<long long>(ttl.count()));
@@ -372,8 +334,8 @@ TEST(nats_ownership, a_nats_outage_loses_the_shards_within_ttl_then_they_come_ba
   }
   for (std::string r : {"r0", "r1"}) {
     auto prefix = "ownership " + r + ": ";
-    EXPECT_EQ(capture->lines(prefix + "NATS JetStream unreachable").size(), 1u) << r;
-    EXPECT_EQ(capture->lines(prefix + "NATS JetStream reachable again").size(), 1u) << r;
-    EXPECT_LE(capture->lines(prefix).size(), 4 * shard_count + 2) << r;
+    EXPECT_EQ(capture.lines(prefix + "NATS JetStream unreachable").size(), 1u) << r;
+    EXPECT_EQ(capture.lines(prefix + "NATS JetStream reachable again").size(), 1u) << r;
+    EXPECT_LE(capture.lines(prefix).size(), 4 * shard_count + 2) << r;
   }
 }

@@ -8,11 +8,11 @@
 #include <gtest/gtest.h>
 #include <nats/nats.h>
 #include <nlohmann/json.hpp>
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
 
+#include "eventually.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/nats/transport.hpp"
+#include "log_capture.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -63,29 +63,6 @@ private:
   std::vector<core::event> events_;
 };
 
-/// Keeps the log lines of the default logger.
-class capture_sink : public spdlog::sinks::base_sink<std::mutex> {
-public:
-  std::vector<std::string> lines() {
-    std::lock_guard guard{mutex_};
-    return lines_;
-  }
-  std::size_t count(const std::string& needle) {
-    auto all = lines();
-    return static_cast<std::size_t>(std::count_if(
-      all.begin(), all.end(), [&](const auto& l) { return l.find(needle) != l.npos; }));
-  }
-
-protected:
-  void sink_it_(const spdlog::details::log_msg& msg) override {
-    lines_.emplace_back(msg.payload.data(), msg.payload.size());
-  }
-  void flush_() override {}
-
-private:
-  std::vector<std::string> lines_;
-};
-
 /// A plain cnats client for the test side.
 class raw_client {
 public:
@@ -119,24 +96,8 @@ private:
   natsConnection* nc_ = nullptr;
 };
 
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout = 10s) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(20ms);
-  }
-  return true;
-}
-
 class nats_source_test : public ::testing::Test {
 protected:
-  void SetUp() override { spdlog::default_logger()->sinks().push_back(log); }
-  void TearDown() override {
-    auto& sinks = spdlog::default_logger()->sinks();
-    sinks.erase(std::remove(sinks.begin(), sinks.end(), log), sinks.end());
-  }
-
   /// Adds event `name` of EventSource `orders` on `url`.
   dsl::nats_event& add(const std::string& name, const std::string& url,
                        const std::string& subject) {
@@ -172,7 +133,7 @@ protected:
   core::metrics_registry metrics;
   nats::options opts;
   std::string secrets = test::temp_dir();
-  std::shared_ptr<capture_sink> log = std::make_shared<capture_sink>();
+  test::log_capture log;
 };
 
 TEST_F(nats_source_test, json_body_becomes_argo_event_data) {
@@ -225,7 +186,7 @@ TEST_F(nats_source_test, invalid_json_is_dropped_and_counted) {
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(json::parse(events[0].data)["body"], json({{"ok", true}}));
   EXPECT_EQ(rejected("created", "invalid_json"), 1u);
-  EXPECT_EQ(log->count("message on orders.created dropped"), 1u);
+  EXPECT_EQ(log.count("message on orders.created dropped"), 1u);
 }
 
 TEST_F(nats_source_test, filter_expression_selects_events) {
@@ -239,7 +200,7 @@ TEST_F(nats_source_test, filter_expression_selects_events) {
   ASSERT_TRUE(client.publish("orders.created", R"({"id":5,"name":"Ann"})"));
   ASSERT_TRUE(client.publish("orders.created", R"({"id":4,"name":"Ann"})"));
 
-  ASSERT_TRUE(eventually([&] { return rejected("created", "filtered") == 2; }));
+  ASSERT_TRUE(test::eventually([&] { return rejected("created", "filtered") == 2; }));
   auto events = bus->wait_for(1);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(json::parse(events[0].data)["body"]["name"], "Ann");
@@ -267,7 +228,7 @@ TEST_F(nats_source_test, queue_group_members_share_messages) {
   for (int i = 0; i < 60; ++i)
     ASSERT_TRUE(client.publish("jobs", std::to_string(i)));
 
-  ASSERT_TRUE(eventually([&] { return bus->size() + other->size() == 60; }));
+  ASSERT_TRUE(test::eventually([&] { return bus->size() + other->size() == 60; }));
   std::multiset<std::string> bodies;
   for (auto* b : {bus.get(), other.get()})
     for (const auto& ev : b->wait_for(0))
@@ -288,7 +249,7 @@ TEST_F(nats_source_test, starts_before_the_server_and_connects_later) {
   server.start();
   raw_client client{server.url()};
   // The subscription reaches the server on connect: publish until one message arrives.
-  ASSERT_TRUE(eventually([&] {
+  ASSERT_TRUE(test::eventually([&] {
     client.publish("orders.created", "x");
     return bus->size() > 0;
   }));
@@ -304,18 +265,18 @@ TEST_F(nats_source_test, reconnects_after_a_server_restart_with_few_log_lines) {
     ASSERT_EQ(bus->wait_for(1).size(), 1u);
   }
   server.stop();
-  ASSERT_TRUE(eventually([&] { return log->count("disconnected") > 0; }));
+  ASSERT_TRUE(test::eventually([&] { return log.count("disconnected") > 0; }));
   std::this_thread::sleep_for(1s); // several reconnection rounds fail meanwhile
   server.start();
   raw_client client{server.url()};
-  ASSERT_TRUE(eventually([&] {
+  ASSERT_TRUE(test::eventually([&] {
     client.publish("orders.created", "after");
     return bus->size() > 1;
   }));
   EXPECT_EQ(json::parse(bus->wait_for(2).back().data)["body"], "YWZ0ZXI=");
-  EXPECT_EQ(log->count("disconnected"), 1u);
-  EXPECT_EQ(log->count("reconnected"), 1u);
-  EXPECT_LE(log->count("nats source orders/created"), 5u)
+  EXPECT_EQ(log.count("disconnected"), 1u);
+  EXPECT_EQ(log.count("reconnected"), 1u);
+  EXPECT_LE(log.count("nats source orders/created"), 5u)
     << "one line per state change, not per reconnection attempt";
 }
 
@@ -328,13 +289,13 @@ TEST_F(nats_source_test, slow_consumer_drops_are_counted_with_few_log_lines) {
   raw_client client{server.url()};
   for (int i = 0; i < 100; ++i)
     ASSERT_TRUE(client.publish("orders.created", std::to_string(i)));
-  ASSERT_TRUE(eventually([&] { return log->count("falling behind") > 0; }));
+  ASSERT_TRUE(test::eventually([&] { return log.count("falling behind") > 0; }));
   bus->release();
-  ASSERT_TRUE(eventually(
+  ASSERT_TRUE(test::eventually(
     [&] { return bus->size() + rejected("created", "slow_consumer") == 100u; }))
     << bus->size() << " delivered, " << rejected("created", "slow_consumer") << " dropped";
   EXPECT_GT(rejected("created", "slow_consumer"), 0u);
-  EXPECT_LE(log->count("falling behind"), 3u) << "one line per burst, not per message";
+  EXPECT_LE(log.count("falling behind"), 3u) << "one line per burst, not per message";
 }
 
 } // namespace

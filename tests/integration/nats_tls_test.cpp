@@ -1,13 +1,12 @@
 // The nats source and trigger against a nats-server that requires TLS (a self-signed
 // certificate made by `openssl`, trusted through a CA secret).
 
-#include <condition_variable>
 #include <future>
-#include <mutex>
 
 #include <gtest/gtest.h>
 #include <nats/nats.h>
 
+#include "counting_bus.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "test_support.hpp"
 
@@ -15,28 +14,6 @@ using namespace ganglion;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// A bus that counts what it accepts.
-class counting_bus : public core::bus_publisher {
-public:
-  void publish(core::event&&, core::publish_done done) override {
-    {
-      std::lock_guard guard{mutex_};
-      ++count_;
-    }
-    changed_.notify_all();
-    done(core::publish_status::accepted, {});
-  }
-  bool wait_for(int n) {
-    std::unique_lock lock{mutex_};
-    return changed_.wait_for(lock, 10s, [&] { return count_ >= n; });
-  }
-
-private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  int count_ = 0;
-};
 
 class nats_tls : public ::testing::Test {
 protected:
@@ -95,7 +72,7 @@ protected:
   std::string ca_file;
   std::unique_ptr<test::nats_server> server;
   dsl::event_source es;
-  std::shared_ptr<counting_bus> bus = std::make_shared<counting_bus>();
+  std::shared_ptr<test::counting_bus> bus = std::make_shared<test::counting_bus>();
 };
 
 TEST_F(nats_tls, source_trusts_the_server_through_the_ca_secret) {

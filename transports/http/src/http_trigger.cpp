@@ -1,16 +1,15 @@
 #include "ganglion/http/http_trigger.hpp"
 
 #include <algorithm>
-#include <map>
 #include <mutex>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
-#include <simdjson.h>
 
 #include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/internal/parameters.hpp"
+#include "ganglion/dsl/internal/trigger_parameters.hpp"
 #include "http_request_spec.hpp"
 
 namespace ganglion::http {
@@ -18,10 +17,6 @@ namespace ganglion::http {
 namespace {
 
 using detail::request_template;
-
-bool is_json_content(std::string_view type) {
-  return type.empty() || type.find("json") != std::string_view::npos;
-}
 
 core::trigger_outcome judge(const client_response& r, const std::vector<std::int32_t>& allow) {
   core::trigger_outcome outcome;
@@ -39,20 +34,6 @@ core::trigger_outcome judge(const client_response& r, const std::vector<std::int
   return outcome;
 }
 
-std::vector<dsl::compiled_parameter> compile(const std::vector<dsl::trigger_parameter>& specs,
-                                             const char* field) {
-  std::vector<dsl::compiled_parameter> out;
-  out.reserve(specs.size());
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    try {
-      out.emplace_back(specs[i]);
-    } catch (const std::exception& e) {
-      throw core::trigger_error(fmt::format("{}[{}]: {}", field, i, e.what()));
-    }
-  }
-  return out;
-}
-
 /// The template as JSON text: the loaded manifest's, or one made of the modelled http fields
 /// for a trigger built in code.
 std::string template_json(const dsl::trigger_template& t) {
@@ -66,17 +47,6 @@ std::string template_json(const dsl::trigger_template& t) {
   return nlohmann::json{{"name", t.name}, {"conditions", t.conditions}, {"http", http}}.dump();
 }
 
-/// The `http` object of a template given as JSON text.
-std::string http_object(const std::string& template_text) {
-  auto doc = nlohmann::json::parse(template_text, nullptr, false);
-  if (!doc.is_object())
-    throw std::runtime_error("the trigger template is not a JSON object");
-  auto i = doc.find("http");
-  if (i == doc.end() || !i->is_object())
-    throw std::runtime_error("the trigger template has no http object");
-  return i->dump();
-}
-
 /// Runs one http trigger: resolves parameters and the payload on the calling thread, sends the
 /// request on the client's.
 class http_executor final : public core::trigger_executor {
@@ -86,15 +56,11 @@ public:
       template_(std::make_shared<const request_template>(detail::make_request_template(ctx))) {
     const auto& manifest = *ctx.manifest;
     const auto& spec = *manifest.template_.http;
-    payload_ = compile(spec.payload, "http.payload");
-    template_parameters_ = compile(manifest.parameters, "parameters");
-    resource_parameters_ = compile(spec.parameters, "http.parameters");
     try {
-      if (!template_parameters_.empty())
-        template_json_ = template_json(manifest.template_);
-      else if (!resource_parameters_.empty())
-        http_json_ = http_object(template_json(manifest.template_));
-      else
+      payload_ = dsl::compile_parameters(spec.payload, "http.payload");
+      parameters_.emplace(manifest.parameters, spec.parameters, "http",
+                          [&] { return template_json(manifest.template_); });
+      if (parameters_->empty())
         fixed_ = detail::make_request(template_->fields, *template_, {});
     } catch (const std::exception& e) {
       throw core::trigger_error(e.what());
@@ -122,55 +88,22 @@ public:
   }
 
 private:
-  bool parameterized() const {
-    return !template_parameters_.empty() || !resource_parameters_.empty();
-  }
+  bool parameterized() const { return !parameters_->empty(); }
 
   /// The request of one execution; throws std::runtime_error when it cannot be resolved.
   client_request build_request(const core::trigger_invocation& invocation) {
     if (payload_.empty() && !parameterized())
       return fixed_;
     std::lock_guard guard{mutex_};
-    std::map<std::string, dsl::event_view, std::less<>> views;
-    for (const auto& [dependency, e] : invocation.events)
-      if (e)
-        views.emplace(dependency, view_of(dependency, *e));
-    dsl::event_lookup lookup = [&views](std::string_view dependency) -> const dsl::event_view* {
-      auto i = views.find(dependency);
-      return i == views.end() ? nullptr : &i->second;
-    };
+    auto lookup = views_.reset(invocation.events, core::context_view);
     auto body = payload_.empty() ? std::string{} : dsl::build_payload(payload_, lookup);
     if (!parameterized()) {
       auto r = fixed_;
       r.body = std::move(body);
       return r;
     }
-    return detail::make_request(resolve_fields(lookup), *template_, std::move(body));
-  }
-
-  /// ApplyTemplateParameters, then ApplyResourceParameters on the `http` object.
-  detail::request_fields resolve_fields(const dsl::event_lookup& lookup) {
-    std::string http = http_json_;
-    if (!template_parameters_.empty()) {
-      auto doc = template_json_;
-      dsl::apply_parameters(doc, template_parameters_, lookup);
-      http = http_object(doc);
-    }
-    if (!resource_parameters_.empty())
-      dsl::apply_parameters(http, resource_parameters_, lookup);
-    return detail::read_request_fields(http);
-  }
-
-  dsl::event_view view_of(const std::string& dependency, const core::event& e) {
-    auto view = core::context_view(e);
-    if (!e.data.empty() && is_json_content(e.datacontenttype)) {
-      auto parsed = parsers_[dependency].parse(e.data);
-      if (!parsed.error()) {
-        view.data = parsed.value_unsafe();
-        view.data_is_json = true;
-      }
-    }
-    return view;
+    return detail::make_request(detail::read_request_fields(parameters_->resolve(lookup)),
+                                *template_, std::move(body));
   }
 
   std::shared_ptr<client> client_;
@@ -178,14 +111,9 @@ private:
   /// The request without payload, when no parameter applies.
   client_request fixed_;
   std::vector<dsl::compiled_parameter> payload_;
-  std::vector<dsl::compiled_parameter> template_parameters_;
-  std::vector<dsl::compiled_parameter> resource_parameters_;
-  /// The whole template, when template parameters apply.
-  std::string template_json_;
-  /// Its `http` object, when only resource parameters apply.
-  std::string http_json_;
+  std::optional<dsl::resource_parameters> parameters_;
   std::mutex mutex_;
-  std::map<std::string, simdjson::dom::parser, std::less<>> parsers_;
+  dsl::event_views views_;
 };
 
 std::unique_ptr<core::trigger_executor> create(const std::shared_ptr<client>& requests,

@@ -3,8 +3,7 @@
 #include <cctype>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-#include <simdjson.h>
+#include "ganglion/dsl/internal/go_json.hpp"
 
 namespace ganglion::http::detail {
 
@@ -51,57 +50,9 @@ std::optional<std::string> query_unescape_impl(std::string_view in) {
   return out;
 }
 
-std::string dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// Appends `text` as a JSON string exactly as dump() writes it; without building a JSON tree
-// for the common case of valid UTF-8 (invalid bytes: dump() replaces them with U+FFFD).
-void append_string(std::string& out, std::string_view text) {
-  if (!simdjson::validate_utf8(text.data(), text.size())) {
-    out += dump(nlohmann::json(std::string(text)));
-    return;
-  }
-  static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
-  for (char c : text) {
-    auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (byte < 0x20) {
-          out += "\\u00";
-          out += hex[byte >> 4];
-          out += hex[byte & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
 std::string to_json(const string_lists& values) {
-  std::string out = "{";
-  for (const auto& [key, list] : values) {
-    if (out.size() > 1)
-      out += ',';
-    append_string(out, key);
-    out += ":[";
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (i > 0)
-        out += ',';
-      append_string(out, list[i]);
-    }
-    out += ']';
-  }
-  out += '}';
+  std::string out;
+  dsl::append_go_json_object(out, values);
   return out;
 }
 
@@ -146,19 +97,9 @@ std::string headers_to_json(const header_list& headers, bool mask_authorization)
 }
 
 std::optional<std::string> validate_json(const std::string& body, std::string& error) {
-  thread_local simdjson::dom::parser parser;
-  auto parsed = parser.parse(body);
-  if (parsed.error()) {
-    error = simdjson::error_message(parsed.error());
+  std::string out;
+  if (!dsl::append_go_json_raw(out, body, error))
     return std::nullopt;
-  }
-  std::string out(body.size(), '\0');
-  std::size_t length = 0;
-  if (simdjson::minify(body.data(), body.size(), out.data(), length) != simdjson::SUCCESS) {
-    error = "cannot minify the body";
-    return std::nullopt;
-  }
-  out.resize(length);
   return out;
 }
 
@@ -185,10 +126,7 @@ std::string webhook_event_data(const std::string& header_json, const std::string
   out += header_json;
   out += R"(,"body":)";
   out += body_json;
-  if (!metadata.empty()) {
-    out += R"(,"metadata":)";
-    out += dump(nlohmann::json(metadata));
-  }
+  dsl::append_go_json_omitempty(out, "metadata", metadata);
   out += '}';
   return out;
 }

@@ -1,8 +1,9 @@
 #include "ganglion/kafka/internal/event_data.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-#include <simdjson.h>
+
+#include "ganglion/dsl/internal/codec.hpp"
+#include "ganglion/dsl/internal/go_json.hpp"
 
 namespace ganglion::kafka::detail {
 
@@ -58,60 +59,11 @@ std::string go_time_string(std::int64_t unix_ms) {
 }
 
 std::string base64(std::string_view bytes) {
-  static constexpr char alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  auto at = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]); };
-  for (; i + 3 <= bytes.size(); i += 3) {
-    unsigned v = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
-    out += alphabet[v >> 18];
-    out += alphabet[(v >> 12) & 63];
-    out += alphabet[(v >> 6) & 63];
-    out += alphabet[v & 63];
-  }
-  if (auto rest = bytes.size() - i; rest > 0) {
-    unsigned v = at(i) << 16;
-    if (rest == 2)
-      v |= at(i + 1) << 8;
-    out += alphabet[v >> 18];
-    out += alphabet[(v >> 12) & 63];
-    out += rest == 2 ? alphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
+  return dsl::base64_encode(bytes);
 }
 
 void append_json_string(std::string& out, std::string_view text) {
-  if (!simdjson::validate_utf8(text.data(), text.size())) {
-    out += nlohmann::json(std::string(text))
-             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
-  }
-  static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
-  for (char c : text) {
-    auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (byte < 0x20) {
-          out += "\\u00";
-          out += hex[byte >> 4];
-          out += hex[byte & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
+  dsl::append_go_json_string(out, text);
 }
 
 std::optional<std::string> event_data(const record_view& record, bool json_body,
@@ -120,65 +72,30 @@ std::optional<std::string> event_data(const record_view& record, bool json_body,
   std::string out;
   out.reserve(record.value ? record.value->size() * 4 / 3 + 160 : 160);
   out += R"({"topic":)";
-  append_json_string(out, record.topic);
+  dsl::append_go_json_string(out, record.topic);
   out += R"(,"key":)";
-  append_json_string(out, record.key.value_or(std::string_view{}));
+  dsl::append_go_json_string(out, record.key.value_or(std::string_view{}));
   out += R"(,"partition":)";
   out += std::to_string(record.partition);
   out += R"(,"body":)";
   if (!record.value) {
     out += "null";
   } else if (json_body) {
-    thread_local simdjson::dom::parser parser;
-    const auto& value = *record.value;
-    if (auto parsed = parser.parse(value.data(), value.size()); parsed.error()) {
-      error = fmt::format("the message value is not JSON (jsonBody is set): {}",
-                          simdjson::error_message(parsed.error()));
+    if (!dsl::append_go_json_raw(out, *record.value, error)) {
+      error = fmt::format("the message value is not JSON (jsonBody is set): {}", error);
       return std::nullopt;
     }
-    auto start = out.size();
-    out.resize(start + value.size());
-    std::size_t length = 0;
-    if (simdjson::minify(value.data(), value.size(), out.data() + start, length) !=
-        simdjson::SUCCESS) {
-      error = "cannot minify the message value";
-      return std::nullopt;
-    }
-    out.resize(start + length);
   } else {
-    out += '"';
-    out += base64(*record.value);
-    out += '"';
+    dsl::append_go_json_bytes(out, *record.value);
   }
   out += R"(,"timestamp":")";
   out += go_time_string(record.timestamp_ms);
-  out += R"(","headers":{)";
+  out += R"(","headers":)";
   std::map<std::string_view, std::string_view> headers;
   for (const auto& [name, value] : record.headers)
     headers.insert_or_assign(name, value);
-  bool first = true;
-  for (const auto& [name, value] : headers) {
-    if (!first)
-      out += ',';
-    first = false;
-    append_json_string(out, name);
-    out += ':';
-    append_json_string(out, value);
-  }
-  out += '}';
-  if (!metadata.empty()) {
-    out += R"(,"metadata":{)";
-    first = true;
-    for (const auto& [name, value] : metadata) {
-      if (!first)
-        out += ',';
-      first = false;
-      append_json_string(out, name);
-      out += ':';
-      append_json_string(out, value);
-    }
-    out += '}';
-  }
+  dsl::append_go_json_object(out, headers);
+  dsl::append_go_json_omitempty(out, "metadata", metadata);
   out += '}';
   return out;
 }

@@ -1,14 +1,13 @@
 #include "ganglion/kafka/kafka_trigger.hpp"
 
-#include <map>
 #include <mutex>
+#include <optional>
 
 #include <fmt/format.h>
-#include <simdjson.h>
 
 #include "client_config.hpp"
 #include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/internal/parameters.hpp"
+#include "ganglion/dsl/internal/trigger_parameters.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "message_spec.hpp"
 #include "trigger_producer.hpp"
@@ -18,24 +17,6 @@ namespace ganglion::kafka {
 namespace {
 
 using detail::message;
-
-bool is_json_content(std::string_view type) {
-  return type.empty() || type.find("json") != std::string_view::npos;
-}
-
-std::vector<dsl::compiled_parameter> compile(const std::vector<dsl::trigger_parameter>& specs,
-                                             const char* field) {
-  std::vector<dsl::compiled_parameter> out;
-  out.reserve(specs.size());
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    try {
-      out.emplace_back(specs[i]);
-    } catch (const std::exception& e) {
-      throw core::trigger_error(fmt::format("{}[{}]: {}", field, i, e.what()));
-    }
-  }
-  return out;
-}
 
 std::string read_secret(const core::trigger_context& ctx, const dsl::secret_key_selector& ref,
                         const char* field) {
@@ -53,14 +34,22 @@ std::string read_secret(const core::trigger_context& ctx, const dsl::secret_key_
 /// message to the producer, reports the broker's acknowledgement.
 class kafka_executor final : public core::trigger_executor {
 public:
+  /// Sends are batched (one flush or delivery round per batch): many executions at once cost
+  /// no more than one.
+  std::size_t max_concurrency() const override { return 4096; }
+
   kafka_executor(const core::trigger_context& ctx, const trigger_options& options) {
     const auto& manifest = *ctx.manifest;
     const auto& spec = *manifest.template_.kafka;
     if (spec.payload.empty())
       throw core::trigger_error("kafka.payload: payload parameters are not specified");
-    payload_ = compile(spec.payload, "kafka.payload");
-    template_parameters_ = compile(manifest.parameters, "parameters");
-    resource_parameters_ = compile(spec.parameters, "kafka.parameters");
+    try {
+      payload_ = dsl::compile_parameters(spec.payload, "kafka.payload");
+      parameters_.emplace(manifest.parameters, spec.parameters, "kafka",
+                          [&] { return detail::template_json(manifest.template_); });
+    } catch (const std::exception& e) {
+      throw core::trigger_error(e.what());
+    }
     for (const auto& header : spec.secure_headers) {
       if (header.config_map)
         throw core::trigger_error(
@@ -72,15 +61,12 @@ public:
                                    read_secret(ctx, *header.secret, "secureHeaders"));
     }
     fields_ = detail::fields_of(spec);
-    try {
-      if (!template_parameters_.empty())
-        template_json_ = detail::template_json(manifest.template_);
-      else if (!resource_parameters_.empty())
-        kafka_json_ = detail::kafka_object(detail::template_json(manifest.template_));
-      else
+    if (parameters_->empty()) {
+      try {
         detail::make_message(fields_, secure_headers_, {}); // checks topic and partition
-    } catch (const std::exception& e) {
-      throw core::trigger_error(e.what());
+      } catch (const std::exception& e) {
+        throw core::trigger_error(e.what());
+      }
     }
 
     detail::client_settings settings;
@@ -117,56 +103,19 @@ private:
   /// The message of one execution; throws std::runtime_error when it cannot be resolved.
   message build(const core::trigger_invocation& invocation) {
     std::lock_guard guard{mutex_};
-    std::map<std::string, dsl::event_view, std::less<>> views;
-    for (const auto& [dependency, e] : invocation.events)
-      if (e)
-        views.emplace(dependency, view_of(dependency, *e));
-    dsl::event_lookup lookup = [&views](std::string_view dependency) -> const dsl::event_view* {
-      auto i = views.find(dependency);
-      return i == views.end() ? nullptr : &i->second;
-    };
+    auto lookup = views_.reset(invocation.events, core::context_view);
     auto payload = dsl::build_payload(payload_, lookup);
-    return detail::make_message(resolve_fields(lookup), secure_headers_, std::move(payload));
-  }
-
-  /// ApplyTemplateParameters, then ApplyResourceParameters on the `kafka` object.
-  detail::message_fields resolve_fields(const dsl::event_lookup& lookup) {
-    if (template_parameters_.empty() && resource_parameters_.empty())
-      return fields_;
-    std::string kafka = kafka_json_;
-    if (!template_parameters_.empty()) {
-      auto doc = template_json_;
-      dsl::apply_parameters(doc, template_parameters_, lookup);
-      kafka = detail::kafka_object(doc);
-    }
-    if (!resource_parameters_.empty())
-      dsl::apply_parameters(kafka, resource_parameters_, lookup);
-    return detail::read_message_fields(kafka);
-  }
-
-  dsl::event_view view_of(const std::string& dependency, const core::event& e) {
-    auto view = core::context_view(e);
-    if (!e.data.empty() && is_json_content(e.datacontenttype)) {
-      auto parsed = parsers_[dependency].parse(e.data);
-      if (!parsed.error()) {
-        view.data = parsed.value_unsafe();
-        view.data_is_json = true;
-      }
-    }
-    return view;
+    auto fields = parameters_->empty() ? fields_
+                                       : detail::read_message_fields(parameters_->resolve(lookup));
+    return detail::make_message(std::move(fields), secure_headers_, std::move(payload));
   }
 
   detail::message_fields fields_;
   std::vector<std::pair<std::string, std::string>> secure_headers_;
   std::vector<dsl::compiled_parameter> payload_;
-  std::vector<dsl::compiled_parameter> template_parameters_;
-  std::vector<dsl::compiled_parameter> resource_parameters_;
-  /// The whole template, when template parameters apply.
-  std::string template_json_;
-  /// Its `kafka` object, when only resource parameters apply.
-  std::string kafka_json_;
+  std::optional<dsl::resource_parameters> parameters_;
   std::mutex mutex_;
-  std::map<std::string, simdjson::dom::parser, std::less<>> parsers_;
+  dsl::event_views views_;
   /// Last member: destroyed first, so pending deliveries finish while the rest is alive.
   std::unique_ptr<detail::trigger_producer> producer_;
 };

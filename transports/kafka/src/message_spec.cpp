@@ -30,16 +30,6 @@ std::string template_json(const dsl::trigger_template& t) {
   return nlohmann::json{{"name", t.name}, {"conditions", t.conditions}, {"kafka", kafka}}.dump();
 }
 
-std::string kafka_object(const std::string& template_text) {
-  auto doc = nlohmann::json::parse(template_text, nullptr, false);
-  if (!doc.is_object())
-    throw std::runtime_error("the trigger template is not a JSON object");
-  auto i = doc.find("kafka");
-  if (i == doc.end() || !i->is_object())
-    throw std::runtime_error("the trigger template has no kafka object");
-  return i->dump();
-}
-
 message_fields read_message_fields(const std::string& kafka_json) {
   auto kafka = nlohmann::json::parse(kafka_json, nullptr, false);
   if (!kafka.is_object())

@@ -36,9 +36,6 @@ message_fields fields_of(const dsl::kafka_trigger& spec);
 /// for a trigger built in code.
 std::string template_json(const dsl::trigger_template& t);
 
-/// The `kafka` object of a template given as JSON text. Throws std::runtime_error.
-std::string kafka_object(const std::string& template_text);
-
 /// The per-message fields of a KafkaTrigger given as JSON text. Throws std::runtime_error when
 /// the text is not an object or a field has the wrong type.
 message_fields read_message_fields(const std::string& kafka_json);

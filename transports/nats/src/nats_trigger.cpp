@@ -1,35 +1,21 @@
 // The `nats` trigger: publishes one message per firing.
 
-#include <map>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <simdjson.h>
 
 #include "connection.hpp"
 #include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/internal/parameters.hpp"
+#include "ganglion/dsl/internal/trigger_parameters.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "publisher.hpp"
 
 namespace ganglion::nats {
 
 namespace {
-
-std::vector<dsl::compiled_parameter> compile(const std::vector<dsl::trigger_parameter>& specs,
-                                             const char* field) {
-  std::vector<dsl::compiled_parameter> out;
-  out.reserve(specs.size());
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    try {
-      out.emplace_back(specs[i]);
-    } catch (const std::exception& e) {
-      throw core::trigger_error(fmt::format("{}[{}]: {}", field, i, e.what()));
-    }
-  }
-  return out;
-}
 
 /// The template as JSON text: the loaded manifest's, or one made of the modelled nats fields for
 /// a trigger built in code.
@@ -38,17 +24,6 @@ std::string template_json(const dsl::trigger_template& t) {
     return t.json;
   nlohmann::json nats{{"url", t.nats->url}, {"subject", t.nats->subject}};
   return nlohmann::json{{"name", t.name}, {"conditions", t.conditions}, {"nats", nats}}.dump();
-}
-
-/// The `nats` object of a template given as JSON text.
-std::string nats_object(const std::string& template_text) {
-  auto doc = nlohmann::json::parse(template_text, nullptr, false);
-  if (!doc.is_object())
-    throw std::runtime_error("the trigger template is not a JSON object");
-  auto i = doc.find("nats");
-  if (i == doc.end() || !i->is_object())
-    throw std::runtime_error("the trigger template has no nats object");
-  return i->dump();
 }
 
 /// The `subject` of a NATSTrigger given as JSON text.
@@ -72,6 +47,10 @@ struct message {
 /// the publisher's.
 class nats_executor final : public core::trigger_executor {
 public:
+  /// Sends are batched (one flush or delivery round per batch): many executions at once cost
+  /// no more than one.
+  std::size_t max_concurrency() const override { return 4096; }
+
   nats_executor(const options& opts, const core::trigger_context& ctx) {
     const auto& manifest = *ctx.manifest;
     const auto& spec = *manifest.template_.nats;
@@ -84,14 +63,12 @@ public:
       throw core::trigger_error(fmt::format(
         "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
     subject_ = spec.subject;
-    payload_ = compile(spec.payload, "nats.payload");
-    template_parameters_ = compile(manifest.parameters, "parameters");
-    resource_parameters_ = compile(spec.parameters, "nats.parameters");
     try {
-      if (!template_parameters_.empty())
-        template_json_ = template_json(manifest.template_);
-      else if (!resource_parameters_.empty())
-        nats_json_ = nats_object(template_json(manifest.template_));
+      payload_ = dsl::compile_parameters(spec.payload, "nats.payload");
+      parameters_.emplace(manifest.parameters, spec.parameters, "nats",
+                          [&] { return template_json(manifest.template_); });
+    } catch (const std::invalid_argument& e) {
+      throw core::trigger_error(e.what());
     } catch (const std::exception& e) {
       throw core::trigger_error(fmt::format("{}: {}", name, e.what()));
     }
@@ -135,62 +112,22 @@ private:
   /// The message of one execution; throws std::runtime_error when it cannot be resolved.
   message build(const core::trigger_invocation& invocation) {
     std::lock_guard guard{mutex_};
-    std::map<std::string, dsl::event_view, std::less<>> views;
-    for (const auto& [dependency, e] : invocation.events)
-      if (e)
-        views.emplace(dependency, view_of(dependency, *e));
-    dsl::event_lookup lookup = [&views](std::string_view dependency) -> const dsl::event_view* {
-      auto i = views.find(dependency);
-      return i == views.end() ? nullptr : &i->second;
-    };
+    auto lookup = views_.reset(invocation.events, core::context_view);
     message m;
     m.payload = dsl::build_payload(payload_, lookup);
-    m.subject = subject_;
-    if (!template_parameters_.empty() || !resource_parameters_.empty())
-      m.subject = resolve_subject(lookup);
+    // Unlike Argo (which publishes to the subject of the manifest), a subject changed by
+    // `nats.parameters` is used.
+    m.subject = parameters_->empty() ? subject_ : subject_of(parameters_->resolve(lookup));
     if (m.subject.empty())
       throw std::runtime_error("the subject is empty after applying the parameters");
     return m;
   }
 
-  /// ApplyTemplateParameters, then ApplyResourceParameters on the `nats` object. Unlike Argo
-  /// (which publishes to the subject of the manifest), a subject changed by `nats.parameters`
-  /// is used.
-  std::string resolve_subject(const dsl::event_lookup& lookup) {
-    std::string nats = nats_json_;
-    if (!template_parameters_.empty()) {
-      auto doc = template_json_;
-      dsl::apply_parameters(doc, template_parameters_, lookup);
-      nats = nats_object(doc);
-    }
-    if (!resource_parameters_.empty())
-      dsl::apply_parameters(nats, resource_parameters_, lookup);
-    return subject_of(nats);
-  }
-
-  dsl::event_view view_of(const std::string& dependency, const core::event& e) {
-    auto view = core::context_view(e);
-    const auto& type = e.datacontenttype;
-    if (!e.data.empty() && (type.empty() || type.find("json") != std::string::npos)) {
-      auto parsed = parsers_[dependency].parse(e.data);
-      if (!parsed.error()) {
-        view.data = parsed.value_unsafe();
-        view.data_is_json = true;
-      }
-    }
-    return view;
-  }
-
   std::string subject_;
   std::vector<dsl::compiled_parameter> payload_;
-  std::vector<dsl::compiled_parameter> template_parameters_;
-  std::vector<dsl::compiled_parameter> resource_parameters_;
-  /// The whole template, when template parameters apply.
-  std::string template_json_;
-  /// Its `nats` object, when only resource parameters apply.
-  std::string nats_json_;
+  std::optional<dsl::resource_parameters> parameters_;
   std::mutex mutex_;
-  std::map<std::string, simdjson::dom::parser, std::less<>> parsers_;
+  dsl::event_views views_;
   std::unique_ptr<publisher> publisher_;
 };
 

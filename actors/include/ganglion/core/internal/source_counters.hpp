@@ -1,0 +1,60 @@
+#pragma once
+
+// Not installed: the counters every source type keeps, in the same metric families, so
+// dashboards see webhook, kafka and nats sources alike.
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+
+#include "ganglion/core/metrics.hpp"
+
+namespace ganglion::core {
+
+/// Counters of one source event (labels `eventsource`, `event`), or no-ops when the engine has
+/// no metrics registry: `ganglion_events_received_total`, `ganglion_events_accepted_total` and
+/// `ganglion_events_rejected_total{reason}` for each of the source type's `reasons`.
+class source_counters {
+public:
+  source_counters(metrics_registry* registry, const std::string& source, const std::string& event,
+                  std::initializer_list<const char*> reasons) {
+    if (registry == nullptr)
+      return;
+    labels series{{"eventsource", source}, {"event", event}};
+    received_ = &registry->get_counter("ganglion_events_received_total",
+                                       "Requests received by an event source", series);
+    accepted_ = &registry->get_counter("ganglion_events_accepted_total",
+                                       "Events an event source published to the bus", series);
+    for (const char* reason : reasons) {
+      auto labelled = series;
+      labelled.emplace_back("reason", reason);
+      rejected_.emplace(reason, &registry->get_counter("ganglion_events_rejected_total",
+                                                       "Requests an event source refused, by reason",
+                                                       labelled));
+    }
+  }
+
+  /// One message or request received.
+  void received() const {
+    if (received_)
+      received_->inc();
+  }
+  /// One event accepted by the bus.
+  void accepted() const {
+    if (accepted_)
+      accepted_->inc();
+  }
+  /// `n` messages refused or dropped for `reason` (one of the reasons given at construction).
+  void rejected(const std::string& reason, std::uint64_t n = 1) const {
+    if (auto i = rejected_.find(reason); i != rejected_.end())
+      i->second->inc(n);
+  }
+
+private:
+  counter* received_ = nullptr;
+  counter* accepted_ = nullptr;
+  std::map<std::string, counter*> rejected_;
+};
+
+} // namespace ganglion::core
