@@ -13,17 +13,6 @@ namespace ganglion::http::detail {
 
 namespace {
 
-std::string read_secret(const core::trigger_context& ctx, const dsl::secret_key_selector& ref,
-                        const char* field) {
-  if (!ctx.secrets)
-    throw core::trigger_error(fmt::format(
-      "{}: secret {}/{} is needed but no secret store is configured", field, ref.name, ref.key));
-  std::string error;
-  auto value = ctx.secrets->read(ref.name, ref.key, &error);
-  if (!value)
-    throw core::trigger_error(fmt::format("{}: {}", field, error));
-  return *value;
-}
 
 bool same_name(std::string_view a, std::string_view b) {
   return a.size() == b.size() && ::strncasecmp(a.data(), b.data(), a.size()) == 0;
@@ -76,26 +65,26 @@ request_template make_request_template(const core::trigger_context& ctx) {
       throw core::trigger_error(
         fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
     t.secure_headers.emplace_back(header.name,
-                                  read_secret(ctx, *header.secret, "secureHeaders"));
+                                  core::read_trigger_secret(ctx, *header.secret, "secureHeaders"));
   }
   if (spec.basic_auth_) {
     std::string user, password;
     if (spec.basic_auth_->username)
-      user = read_secret(ctx, *spec.basic_auth_->username, "basicAuth.username");
+      user = core::read_trigger_secret(ctx, *spec.basic_auth_->username, "basicAuth.username");
     if (spec.basic_auth_->password)
-      password = read_secret(ctx, *spec.basic_auth_->password, "basicAuth.password");
+      password = core::read_trigger_secret(ctx, *spec.basic_auth_->password, "basicAuth.password");
     t.basic_auth.emplace(std::move(user), std::move(password));
   }
   if (spec.tls) {
     client_tls tls;
     tls.insecure_skip_verify = spec.tls->insecure_skip_verify;
     if (spec.tls->ca_cert_secret)
-      tls.ca_certificate_pem = read_secret(ctx, *spec.tls->ca_cert_secret, "tls.caCertSecret");
+      tls.ca_certificate_pem = core::read_trigger_secret(ctx, *spec.tls->ca_cert_secret, "tls.caCertSecret");
     if (spec.tls->client_cert_secret)
       tls.client_certificate_pem =
-        read_secret(ctx, *spec.tls->client_cert_secret, "tls.clientCertSecret");
+        core::read_trigger_secret(ctx, *spec.tls->client_cert_secret, "tls.clientCertSecret");
     if (spec.tls->client_key_secret)
-      tls.client_key_pem = read_secret(ctx, *spec.tls->client_key_secret, "tls.clientKeySecret");
+      tls.client_key_pem = core::read_trigger_secret(ctx, *spec.tls->client_key_secret, "tls.clientKeySecret");
     t.tls = std::move(tls);
   }
   if (ctx.manifest->policy && ctx.manifest->policy->status)

@@ -18,17 +18,6 @@ namespace {
 
 using detail::message;
 
-std::string read_secret(const core::trigger_context& ctx, const dsl::secret_key_selector& ref,
-                        const char* field) {
-  if (!ctx.secrets)
-    throw core::trigger_error(fmt::format(
-      "{}: secret {}/{} is needed but no secret store is configured", field, ref.name, ref.key));
-  std::string error;
-  auto value = ctx.secrets->read(ref.name, ref.key, &error);
-  if (!value)
-    throw core::trigger_error(fmt::format("{}: {}", field, error));
-  return *value;
-}
 
 /// Runs one kafka trigger: resolves parameters and the payload on the calling thread, hands the
 /// message to the producer, reports the broker's acknowledgement.
@@ -58,7 +47,7 @@ public:
         throw core::trigger_error(
           fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
       secure_headers_.emplace_back(header.name,
-                                   read_secret(ctx, *header.secret, "secureHeaders"));
+                                   core::read_trigger_secret(ctx, *header.secret, "secureHeaders"));
     }
     fields_ = detail::fields_of(spec);
     if (parameters_->empty()) {

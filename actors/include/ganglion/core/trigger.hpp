@@ -64,6 +64,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// The secret `ref` for the trigger of `ctx`; throws trigger_error naming `field` (the YAML path)
+/// when there is no secret store or the secret cannot be read.
+std::string read_trigger_secret(const trigger_context& ctx, const dsl::secret_key_selector& ref,
+                                const char* field);
+
 /// Creates an executor for one trigger action type. Throws trigger_error.
 using trigger_factory = std::function<std::unique_ptr<trigger_executor>(const trigger_context&)>;
 
