@@ -52,8 +52,12 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
   std::vector<http::route> routes;
   routes.push_back(serve("/health", [] { return http::text_response(200, "OK"); }));
   routes.push_back(serve("/ready", [&engine] {
-    return engine.ready() ? http::text_response(200, "ready")
-                          : http::text_response(503, "not ready: some sources are not running");
+    if (engine.ready())
+      return http::text_response(200, "ready");
+    std::string body = "not ready:\n";
+    for (const auto& line : engine.status().blockers())
+      body += line + "\n";
+    return http::text_response(503, body);
   }));
   routes.push_back(serve("/metrics", [&engine] {
     http::response r;

@@ -39,7 +39,10 @@ struct run_options {
 /// Options of `ganglion validate`.
 struct validate_options {
   std::vector<std::string> files;
+  /// Unknown fields, and objects `run` will not run, are errors.
   bool strict = false;
+  /// Where `run` will read secrets; empty: every referenced secret is reported.
+  std::string secrets_dir;
 };
 
 /// Options of `ganglion test`.
@@ -50,15 +53,17 @@ struct test_options {
 };
 
 /// Dry-runs every sensor against the events in order and prints each dependency's verdict, the
-/// triggers that would fire and what they would send; returns 0 (1 for unreadable input).
+/// triggers that would fire and what they would send; returns 0, 1 for unreadable input, 2 when
+/// a trigger that would fire cannot run.
 int test_command(const test_options& options);
 
 /// Runs manifests until SIGINT/SIGTERM, reloading them on SIGHUP, POST /v1/reload and file
 /// changes; returns the exit code.
 int run_command(const run_options& options);
 
-/// Checks manifests and prints every problem as `file:line:col: path: message`; returns 0 when
-/// there is no error, 1 otherwise.
+/// Checks manifests and prints every problem as `file:line:col: path: message`, objects `run`
+/// will not run among them (warnings; errors when strict); returns 0 when there is no error,
+/// 1 otherwise.
 int validate_command(const validate_options& options);
 
 } // namespace ganglion::app

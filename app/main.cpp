@@ -16,12 +16,16 @@ int main(int argc, char** argv) {
     ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 
   run_options run;
-  auto* run_cmd = cli.add_subcommand("run", "Run manifests on the embedded bus");
+  auto* run_cmd = cli.add_subcommand(
+    "run", "Run manifests: on the embedded durable bus, or on the NATS JetStream or Kafka bus an "
+           "EventBus manifest names (shared by every replica)");
   run_cmd->add_option("-f,--file", run.files, "Manifest files or directories")->required();
   run_cmd->add_flag("--no-watch", run.no_watch,
                     "Do not reload when the manifest files change (SIGHUP and POST /v1/reload "
                     "still do)");
-  run_cmd->add_option("--admin", run.admin, "HOST:PORT for /health /ready /metrics /v1/status");
+  run_cmd->add_option("--admin", run.admin,
+                      "HOST:PORT for the admin endpoints: /health /ready /metrics /v1/status "
+                      "/v1/explain?sensor=NAME and POST /v1/reload (none without it)");
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
   run_cmd->add_option("--data-dir", run.data_dir,
@@ -81,7 +85,11 @@ int main(int argc, char** argv) {
   validate_options validate;
   auto* validate_cmd = cli.add_subcommand("validate", "Check manifests and report every problem");
   validate_cmd->add_option("-f,--file", validate.files, "Manifest files or directories")->required();
-  validate_cmd->add_flag("--strict", validate.strict, "Unknown fields are errors, not warnings");
+  validate_cmd->add_flag("--strict", validate.strict,
+                         "Unknown fields and objects run will not run are errors, not warnings");
+  validate_cmd->add_option("--secrets-dir", validate.secrets_dir,
+                           "Directory run will read secrets from: each referenced "
+                           "<dir>/<secret-name>/<key> must exist");
 
   test_options test;
   auto* test_cmd = cli.add_subcommand(

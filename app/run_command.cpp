@@ -19,9 +19,7 @@
 #include "ganglion/core/engine.hpp"
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/load.hpp"
-#include "ganglion/http/transport.hpp"
-#include "ganglion/kafka/transport.hpp"
-#include "ganglion/nats/transport.hpp"
+#include "kinds.hpp"
 
 namespace ganglion::app {
 
@@ -134,14 +132,12 @@ int run_command(const run_options& options) {
   transport_options.bind_host = options.webhook_host;
   transport_options.server.threads = options.io_threads;
   auto transport = std::make_shared<http::runtime>(transport_options);
-  core::source_registry sources;
-  core::trigger_registry triggers;
-  http::register_transport(sources, triggers, transport);
-  nats::register_transport(sources, triggers);
-  kafka::register_transport(sources, triggers);
+  auto registered = register_kinds(transport);
+  engine_options.filter_expression_sources = registered.filter_expression_sources;
   std::unique_ptr<core::engine> running;
   try {
-    running = std::make_unique<core::engine>(engine_options, std::move(sources), std::move(triggers));
+    running = std::make_unique<core::engine>(engine_options, std::move(registered.sources),
+                                             std::move(registered.triggers));
   } catch (const std::exception& ex) {
     spdlog::error("cannot start: {}", ex.what());
     return 1;
@@ -161,6 +157,10 @@ int run_command(const run_options& options) {
   }
 
   engine.start(loaded.documents);
+  if (auto summary = core::runnability_summary(engine.refusals()); !summary.empty())
+    spdlog::warn("{}: /v1/status shows why, /ready stays 503 while a source cannot run (see "
+                 "docs/compatibility.md)",
+                 summary);
   // The engine keeps its own copies; the documents' YAML positions are no longer needed.
   loaded = {};
   std::atomic<bool> stopping{false};

@@ -10,9 +10,7 @@
 #include "commands.hpp"
 #include "ganglion/core/dry_run.hpp"
 #include "ganglion/dsl/load.hpp"
-#include "ganglion/http/transport.hpp"
-#include "ganglion/kafka/transport.hpp"
-#include "ganglion/nats/transport.hpp"
+#include "kinds.hpp"
 
 namespace ganglion::app {
 
@@ -72,17 +70,16 @@ int test_command(const test_options& options) {
     std::fprintf(stderr, "%s\n", ex.what());
     return 1;
   }
-  auto transport = std::make_shared<http::runtime>();
-  core::source_registry sources;
-  core::trigger_registry triggers;
-  http::register_transport(sources, triggers, transport);
-  nats::register_transport(sources, triggers);
-  kafka::register_transport(sources, triggers);
-  core::dry_run run{loaded.documents, triggers, options.secrets_dir};
+  auto registered = register_kinds(std::make_shared<http::runtime>());
+  core::dry_run run{loaded.documents, registered.triggers, options.secrets_dir};
   for (std::size_t i = 0; i < events.size(); ++i) {
     std::printf("event %zu (%s): source=%s subject=%s id=%s\n", i + 1, options.events[i].c_str(),
                 events[i].source.c_str(), events[i].subject.c_str(), events[i].id.c_str());
     std::fputs(run.process(std::move(events[i])).c_str(), stdout);
+  }
+  if (auto failed = run.failed_firings(); failed > 0) {
+    std::fprintf(stderr, "%zu firing(s) of triggers that cannot run\n", failed);
+    return 2;
   }
   return 0;
 }

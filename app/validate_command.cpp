@@ -2,11 +2,19 @@
 
 #include "commands.hpp"
 #include "ganglion/dsl/load.hpp"
+#include "kinds.hpp"
 
 namespace ganglion::app {
 
 int validate_command(const validate_options& options) {
   auto result = dsl::load_manifests(options.files, {options.strict});
+  auto registered = register_kinds(std::make_shared<http::runtime>());
+  auto refused = refusals_of(result.documents, registered, options.secrets_dir);
+  for (auto& r : refused) {
+    if (options.strict)
+      r.why.level = dsl::severity::error;
+    result.diagnostics.push_back(r.why);
+  }
   std::size_t errors = 0;
   std::size_t warnings = 0;
   for (const auto& d : result.diagnostics) {
@@ -17,6 +25,8 @@ int validate_command(const validate_options& options) {
   for (const auto& doc : result.documents)
     if (doc.body.index() != 0)
       ++argo;
+  if (auto summary = core::runnability_summary(refused); !summary.empty())
+    std::printf("%s (see docs/compatibility.md)\n", summary.c_str());
   std::printf("%zu document(s), %zu Argo object(s): %zu error(s), %zu warning(s)\n",
               result.documents.size(), argo, errors, warnings);
   return errors > 0 ? 1 : 0;

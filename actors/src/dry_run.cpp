@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "log_trigger.hpp"
 #include "sensor_core.hpp"
 
 namespace ganglion::core {
@@ -36,13 +35,14 @@ struct dry_run::impl {
   std::vector<sensor_run> sensors;
   std::shared_ptr<const secret_store> secrets;
   metrics_registry metrics; ///< executors register their series here; never exported
+  std::size_t failed = 0;
 };
 
 dry_run::dry_run(const std::vector<dsl::document>& documents, const trigger_registry& registry,
                  const std::string& secrets_dir)
   : impl_(std::make_unique<impl>()) {
   auto triggers = registry;
-  triggers.try_emplace("log", make_log_trigger_factory());
+  add_engine_triggers(triggers);
   impl_->secrets = std::make_shared<const secret_store>(secrets_dir);
   sensor_options no_dedup;
   no_dedup.dedup_window = std::chrono::milliseconds{0};
@@ -64,7 +64,7 @@ dry_run::dry_run(const std::vector<dsl::document>& documents, const trigger_regi
       std::unique_ptr<trigger_executor> executor;
       std::string why;
       if (factory == triggers.end()) {
-        why = type + " triggers are not supported yet";
+        why = type + " triggers are not run by ganglion yet — see docs/compatibility.md";
       } else {
         trigger_context ctx;
         ctx.sensor_name = run.manifest->metadata.name;
@@ -116,6 +116,7 @@ std::string dry_run::process(event e) {
       if (!executor) {
         out += fmt::format("    trigger {} would fire, but cannot run: {}\n", trig.name,
                            run.executor_errors[f.trigger]);
+        ++impl_->failed;
         continue;
       }
       std::string preview;
@@ -123,6 +124,7 @@ std::string dry_run::process(event e) {
         preview = executor->preview(f.invocation);
       } catch (const std::exception& ex) {
         preview = fmt::format("(the request cannot be built: {})", ex.what());
+        ++impl_->failed;
       }
       out += fmt::format("    trigger {} fires:\n{}\n", trig.name, indent(preview, 6));
     }
@@ -142,6 +144,10 @@ std::string dry_run::process(event e) {
   if (!anyone)
     out += fmt::format("  no sensor has a dependency on {}/{}\n", ptr->source, ptr->subject);
   return out;
+}
+
+std::size_t dry_run::failed_firings() const noexcept {
+  return impl_->failed;
 }
 
 } // namespace ganglion::core

@@ -9,7 +9,6 @@
 #include <spdlog/spdlog.h>
 
 #include "engine_impl.hpp"
-#include "log_trigger.hpp"
 #include "sensor_actor.hpp"
 #include "source_actor.hpp"
 
@@ -28,6 +27,25 @@ void warn_unexecuted(const std::string& name, const dsl::trigger& t, bool durabl
 }
 
 } // namespace
+
+void engine::impl::check(const std::vector<dsl::document>& documents) {
+  runnability_context cx;
+  cx.sources = &sources;
+  cx.triggers = &triggers;
+  cx.filter_expression_sources = options.filter_expression_sources;
+  cx.secrets_dir = options.secrets_dir;
+  auto found = check_runnability(documents, cx);
+  std::lock_guard guard{refusals_mutex};
+  refused = std::move(found);
+}
+
+const refusal* engine::impl::refusal_of(const std::string& kind, const std::string& name) const {
+  std::lock_guard guard{refusals_mutex};
+  for (const auto& r : refused)
+    if (r.kind == kind && r.name == name)
+      return &r;
+  return nullptr;
+}
 
 std::vector<std::pair<std::string, std::string>> source_events(const dsl::event_source& es) {
   std::vector<std::pair<std::string, std::string>> events;
@@ -57,6 +75,11 @@ std::optional<child_spec> engine::impl::source_child(
   const std::string& name) {
   const auto& es = *manifest;
   auto status_name = es.metadata.name + "/" + name;
+  if (const auto* r = refusal_of("source", status_name)) {
+    status.set("source", status_name, phase::error, r->why.to_string());
+    spdlog::error("source {} will not run: {}", status_name, r->why.to_string());
+    return std::nullopt;
+  }
   auto factory = sources.find(type);
   if (factory == sources.end()) {
     status.set("source", status_name, phase::error, type + " event sources are not supported yet");
@@ -89,6 +112,11 @@ std::optional<child_spec> engine::impl::source_child(
 std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& sensor,
                                                         const dsl::trigger& t) {
   auto status_name = sensor.metadata.name + "/" + t.template_.name;
+  if (const auto* r = refusal_of("trigger", status_name)) {
+    status.set("trigger", status_name, phase::error, r->why.to_string());
+    spdlog::error("trigger {} will not run: {}", status_name, r->why.to_string());
+    return std::nullopt;
+  }
   const auto& types = t.template_.action_types;
   auto type = types.empty() ? std::string{} : types.front();
   auto factory = triggers.find(type);
@@ -267,7 +295,7 @@ engine::engine(engine_options options, source_registry sources, trigger_registry
   impl_->options = std::move(options);
   impl_->sources = std::move(sources);
   impl_->triggers = std::move(triggers);
-  impl_->triggers.try_emplace("log", make_log_trigger_factory());
+  add_engine_triggers(impl_->triggers);
   impl_->secrets = std::make_shared<const secret_store>(impl_->options.secrets_dir);
   auto threads = impl_->options.scheduler_threads;
   if (threads == 0)
@@ -289,6 +317,7 @@ void engine::start(const std::vector<dsl::document>& documents) {
   if (d.started)
     throw std::logic_error("engine already started");
   d.started = true;
+  d.check(documents);
   auto plan = std::make_shared<root_plan>();
   plan->status = &d.status;
   plan->policy = d.policy();
@@ -357,6 +386,11 @@ std::optional<std::string> engine::explain(const std::string& sensor) const {
   if (it == impl_->explain_logs.end())
     return std::nullopt;
   return it->second->to_json(sensor);
+}
+
+std::vector<refusal> engine::refusals() const {
+  std::lock_guard guard{impl_->refusals_mutex};
+  return impl_->refused;
 }
 
 bool engine::ready() const {

@@ -52,6 +52,16 @@ struct engine::impl {
   /// a half-built plan.
   std::atomic<bool> planned{false};
 
+  /// What the latest start or reload refused to run (check_runnability), guarded by
+  /// refusals_mutex (admin threads read it).
+  std::vector<refusal> refused;
+  mutable std::mutex refusals_mutex;
+
+  /// Recomputes `refused` for the manifest set `documents` and logs it.
+  void check(const std::vector<dsl::document>& documents);
+  /// The refusal of component (kind, name); nullptr when it may run.
+  const refusal* refusal_of(const std::string& kind, const std::string& name) const;
+
   supervision_policy policy() const {
     return {options.max_failures, options.failure_window, options.initial_backoff,
             options.max_backoff};

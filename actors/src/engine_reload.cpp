@@ -237,6 +237,7 @@ reload_result engine::reload(const std::vector<dsl::document>& documents) {
   if (!d.planned || d.stopped)
     throw std::logic_error("reload needs a running engine");
   reload_draft draft{documents};
+  d.check(documents);
   auto before = d.status.snapshot();
   d.diff_sources(draft);
   d.diff_sensors(draft);

@@ -59,6 +59,10 @@ private:
 
 } // namespace
 
+void add_engine_triggers(trigger_registry& registry) {
+  registry.try_emplace("log", make_log_trigger_factory());
+}
+
 trigger_factory make_log_trigger_factory() {
   return [](const trigger_context& ctx) -> std::unique_ptr<trigger_executor> {
     const auto& tmpl = ctx.manifest->template_;

@@ -44,6 +44,8 @@ using pump_atom = caf::atom_constant<caf::atom("pump")>;
 using reset_atom = caf::atom_constant<caf::atom("reset")>;
 using commit_atom = caf::atom_constant<caf::atom("commit")>;
 using owner_atom = caf::atom_constant<caf::atom("owner")>;
+/// A trigger actor to its sensor: it has started and takes firings.
+using ready_atom = caf::atom_constant<caf::atom("ready")>;
 
 } // namespace ganglion::core
 

@@ -194,6 +194,7 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
         commit(self, true);
     },
     [=](reconfigure_sensor& msg) { reconfigure(self, *msg.setup); },
+    [=](ready_atom) { sensor_triggers::on_ready(self, self->current_sender()); },
     [=](restart_atom, std::uint64_t index) {
       self->state.children->handle_restart(static_cast<std::size_t>(index));
     },

@@ -62,6 +62,8 @@ struct sensor_state {
   /// Firings for a trigger that is restarting, delivered when it is back.
   std::vector<std::deque<fire_request>> parked;
   std::vector<bool> dead;
+  /// Per trigger: its running actor said it takes firings (until then they are parked).
+  std::vector<bool> ready;
   std::vector<firing> scratch;
   std::vector<dependency_verdict> verdicts;
   /// Per trigger: its conditionsReset clocks.

@@ -28,20 +28,16 @@ child_spec spec_of(sensor_ptr self, std::size_t i) {
   child_spec spec;
   spec.kind = "trigger";
   spec.name = status_name(self, i);
-  spec.spawn = [setup = *self->state.setup.triggers[i]](caf::local_actor* parent) {
+  spec.spawn = [setup = *self->state.setup.triggers[i]](caf::local_actor* parent) mutable {
+    setup.parent = parent->address();
     return parent->spawn<caf::linked>(trigger_actor, setup);
   };
   auto trigger = self->state.setup.manifest->spec.triggers[i].template_.name;
-  spec.on_started = [self, trigger, who = spec.name](const caf::actor& handle) {
+  spec.on_started = [self, trigger, who = spec.name](const caf::actor&) {
     auto& st = self->state;
     st.setup.status->set("trigger", who, phase::running);
-    auto j = index_of(self, trigger);
-    if (!j)
-      return;
-    while (!st.parked[*j].empty()) {
-      self->send(handle, std::move(st.parked[*j].front()));
-      st.parked[*j].pop_front();
-    }
+    if (auto j = index_of(self, trigger))
+      st.ready[*j] = false; // its firings wait for ready_atom
   };
   spec.on_given_up = [self, trigger, who = spec.name] {
     auto& st = self->state;
@@ -82,6 +78,7 @@ void start(sensor_ptr self) {
   st.child_index.assign(n, 0);
   st.parked.resize(n);
   st.dead.assign(n, false);
+  st.ready.assign(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     if (!st.setup.triggers[i])
       st.dead[i] = true;
@@ -105,10 +102,27 @@ void deliver(sensor_ptr self, std::size_t i, fire_request request) {
     return;
   }
   const auto& handle = st.children->child(st.child_index[i]);
-  if (handle)
+  if (handle && st.ready[i])
     self->send(handle, std::move(request));
   else
     st.parked[i].push_back(std::move(request));
+}
+
+void on_ready(sensor_ptr self, const caf::strong_actor_ptr& sender) {
+  auto& st = self->state;
+  for (std::size_t j = 0; j < st.child_index.size(); ++j) {
+    if (st.dead[j])
+      continue;
+    const auto& handle = st.children->child(st.child_index[j]);
+    if (!handle || handle.address() != caf::actor_cast<caf::actor_addr>(sender))
+      continue;
+    st.ready[j] = true;
+    while (!st.parked[j].empty()) {
+      self->send(handle, std::move(st.parked[j].front()));
+      st.parked[j].pop_front();
+    }
+    return;
+  }
 }
 
 void start_reset_clocks(sensor_ptr self) {
@@ -138,11 +152,15 @@ void reconcile(sensor_ptr self, const sensor_setup& previous) {
   const auto& now = st.setup.manifest->spec.triggers;
   const auto& before = previous.manifest->spec.triggers;
   auto n = now.size();
+  // First the per-trigger bookkeeping moves to the new order, so that a trigger started below
+  // (whose on_started runs at once and looks itself up by name) finds its own slot.
+  enum class step { none, keep, replace, add };
+  std::vector<step> steps(n, step::none);
   std::vector<std::size_t> child_index(n, 0);
   std::vector<std::deque<fire_request>> parked(n);
   std::vector<bool> dead(n, false);
+  std::vector<bool> ready(n, false);
   std::vector<bool> kept(before.size(), false);
-  std::size_t restarted = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const auto& trigger = now[j].template_.name;
     std::optional<std::size_t> i;
@@ -165,15 +183,12 @@ void reconcile(sensor_ptr self, const sensor_setup& previous) {
         drop(self, status_name(self, j), parked[j].size());
       parked[j].clear();
     } else if (had_child && same) {
+      steps[j] = step::keep;
       child_index[j] = st.child_index[*i];
       dead[j] = st.dead[*i];
-    } else if (had_child) {
-      st.children->replace("trigger", status_name(self, j), spec_of(self, j));
-      child_index[j] = *st.children->find("trigger", status_name(self, j));
-      ++restarted;
+      ready[j] = st.ready[*i];
     } else {
-      child_index[j] = st.children->add(spec_of(self, j));
-      ++restarted;
+      steps[j] = had_child ? step::replace : step::add;
     }
   }
   for (std::size_t i = 0; i < before.size(); ++i) {
@@ -188,6 +203,20 @@ void reconcile(sensor_ptr self, const sensor_setup& previous) {
   st.child_index = std::move(child_index);
   st.parked = std::move(parked);
   st.dead = std::move(dead);
+  st.ready = std::move(ready);
+  // Then the changed and new triggers start.
+  std::size_t restarted = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (steps[j] == step::replace) {
+      st.children->replace("trigger", status_name(self, j), spec_of(self, j));
+      st.child_index[j] = *st.children->find("trigger", status_name(self, j));
+    } else if (steps[j] == step::add) {
+      st.child_index[j] = st.children->add(spec_of(self, j));
+    } else {
+      continue;
+    }
+    ++restarted;
+  }
   if (restarted > 0)
     spdlog::info("sensor {}: {} trigger(s) (re)started by the reload",
                  st.setup.manifest->metadata.name, restarted);

@@ -23,6 +23,9 @@ void start(sensor_ptr self);
 /// Hands one firing to trigger `i` (parked while it restarts, dropped when it is in Error).
 void deliver(sensor_ptr self, std::size_t i, fire_request request);
 
+/// A trigger actor (`sender`) said it takes firings: its parked firings go to it.
+void on_ready(sensor_ptr self, const caf::strong_actor_ptr& sender);
+
 /// Schedules every conditionsReset of every trigger.
 void start_reset_clocks(sensor_ptr self);
 

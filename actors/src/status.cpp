@@ -82,6 +82,20 @@ bool status_board::all_sources_running() const {
   return blocking_ == 0;
 }
 
+std::vector<std::string> status_board::blockers() const {
+  std::lock_guard guard{mutex_};
+  std::vector<std::string> out;
+  for (const auto& [key, c] : components_) {
+    if (!blocking(c))
+      continue;
+    auto line = c.kind + " " + c.name + ": " + to_string(c.phase);
+    if (!c.last_error.empty())
+      line += ": " + c.last_error;
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
 std::string status_board::to_json() const {
   nlohmann::json components = nlohmann::json::array();
   for (const auto& c : snapshot()) {

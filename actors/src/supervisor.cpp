@@ -209,7 +209,9 @@ void child_supervisor::stop_all() {
 const caf::actor& child_supervisor::child(std::size_t index) const {
   static const caf::actor none;
   auto it = children_.find(index);
-  return it == children_.end() ? none : it->second.handle;
+  if (it == children_.end() || it->second.removing || it->second.next)
+    return none;
+  return it->second.handle;
 }
 
 bool child_supervisor::given_up(std::size_t index) const {

@@ -79,7 +79,8 @@ public:
   /// Asks every child to exit; they then count as stopped, not failed.
   void stop_all();
 
-  /// The current handle of child `index` (invalid while down, or when there is no such child).
+  /// The current handle of child `index`: invalid while it is down or stopping (removed, or
+  /// waiting to be replaced), and when there is no such child.
   const caf::actor& child(std::size_t index) const;
 
   /// True when child `index` failed too often and stays down.

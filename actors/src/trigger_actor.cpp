@@ -164,6 +164,8 @@ caf::behavior trigger_actor(caf::stateful_actor<trigger_state>* self, trigger_se
     self->quit(component_failure(ex.what()));
     return {};
   }
+  if (auto parent = caf::actor_cast<caf::actor>(st.setup.parent))
+    self->send(parent, ready_atom::value);
   return {
     [=](fire_request& request) {
       self->state.waiting.push_back(std::move(request));

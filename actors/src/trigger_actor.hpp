@@ -34,6 +34,9 @@ struct trigger_setup {
   std::optional<executor_setup> dead_letter;
   std::size_t concurrency = 64;
   std::shared_ptr<work_tracker> work;
+  /// Told `ready_atom` once the executors exist (firings sent before could die with an actor
+  /// that fails to start).
+  caf::actor_addr parent;
 };
 
 /// State of a trigger actor: its executors, the firings waiting and those executing.

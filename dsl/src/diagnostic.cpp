@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "yaml_path.hpp"
+
 namespace ganglion::dsl {
 
 std::string diagnostic::to_string() const {
@@ -16,6 +18,14 @@ std::string diagnostic::to_string() const {
   }
   out += message;
   return out;
+}
+
+std::string yaml_child_path(const std::string& parent, std::string_view key) {
+  return detail::child_path(parent, key);
+}
+
+std::string yaml_item_path(const std::string& parent, std::size_t index) {
+  return detail::item_path(parent, index);
 }
 
 bool has_errors(const std::vector<diagnostic>& diagnostics) {

@@ -3,6 +3,7 @@
 #include <map>
 #include <sstream>
 
+#include "load_common.hpp"
 #include "yaml_node.hpp"
 #include "yaml_path.hpp"
 
@@ -97,6 +98,9 @@ void check_schema(const YAML::Node& node, std::string_view type, const std::stri
     return;
   if (!node.IsMap())
     return type_error(cx, path, "a map", node);
+  if (type == "SecretKeySelector")
+    cx.doc.secret_refs.emplace_back(path, secret_key_selector{read_string(node, "name"),
+                                                              read_string(node, "key")});
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->first.IsScalar()) {
       cx.error(path, "map keys must be strings");

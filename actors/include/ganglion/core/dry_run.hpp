@@ -27,6 +27,9 @@ public:
   /// waiting for their condition.
   std::string process(event e);
 
+  /// Firings so far of triggers that cannot run, or whose request could not be built.
+  std::size_t failed_firings() const noexcept;
+
 private:
   struct impl;
   std::unique_ptr<impl> impl_;

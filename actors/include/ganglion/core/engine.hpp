@@ -4,11 +4,13 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/remote_bus.hpp"
+#include "ganglion/core/runnability.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/status.hpp"
 #include "ganglion/core/trigger.hpp"
@@ -56,6 +58,9 @@ struct engine_options {
   std::size_t scheduler_threads = 0;
   /// A sensor skips an event whose id it processed within this window (0: never).
   std::chrono::milliseconds dedup_window{300000};
+  /// Source types whose transport evaluates `filter.expression`; on any other, an event with
+  /// one is refused before it starts (see check_runnability).
+  std::set<std::string> filter_expression_sources;
 };
 
 /// What a hot reload did, by component (`source/<eventsource>/<event>`, `sensor/<name>`,
@@ -106,6 +111,10 @@ public:
 
   /// True once every source listens.
   bool ready() const;
+
+  /// What `run` refused to start at the latest start or reload, and why (see
+  /// check_runnability).
+  std::vector<refusal> refusals() const;
 
   /// The recent verdicts of every dependency of `sensor` as JSON; nullopt for an unknown sensor.
   std::optional<std::string> explain(const std::string& sensor) const;

@@ -53,6 +53,9 @@ public:
   std::vector<component_status> snapshot() const;
   /// True when every source is running and no sensor is still pending.
   bool all_sources_running() const;
+  /// What keeps the engine from being ready, one line per component:
+  /// `source hooks/a: Error: github event sources are not run by ganglion yet …`.
+  std::vector<std::string> blockers() const;
   /// The board as the /v1/status JSON document.
   std::string to_json() const;
   /// Sets the `config` section.

@@ -75,4 +75,7 @@ using trigger_factory = std::function<std::unique_ptr<trigger_executor>(const tr
 /// Trigger factories by template key (`http`, `log` …).
 using trigger_registry = std::map<std::string, trigger_factory>;
 
+/// Adds the trigger kinds the engine runs itself (`log`) to `registry`, keeping any already there.
+void add_engine_triggers(trigger_registry& registry);
+
 } // namespace ganglion::core

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ganglion::dsl {
@@ -26,6 +28,13 @@ struct diagnostic {
   /// Renders `file:line:col: path: message` (with `warning: ` before the path for warnings).
   std::string to_string() const;
 };
+
+/// The YAML path of entry `key` of the map at `parent`, spelled as diagnostics spell it
+/// (`spec.webhook.example`, `metadata.labels["app.kubernetes.io/name"]`).
+std::string yaml_child_path(const std::string& parent, std::string_view key);
+
+/// The YAML path of item `index` of the list at `parent` (`spec.triggers[0]`).
+std::string yaml_item_path(const std::string& parent, std::size_t index);
 
 /// True when any diagnostic in the list is an error.
 bool has_errors(const std::vector<diagnostic>& diagnostics);

@@ -452,6 +452,9 @@ struct document {
   /// for the rest; Sensor: `dependency/<name>`, `trigger/<template.name>`, `sensor` for the
   /// rest; EventBus: `eventbus`.
   std::map<std::string, std::string> fingerprints;
+  /// Every Secret key the document references (each `SecretKeySelector` of Argo's schema, in
+  /// modelled and unmodelled parts alike), with its YAML path.
+  std::vector<std::pair<std::string, secret_key_selector>> secret_refs;
 
   /// The position of `path`, or of its nearest ancestor that exists.
   source_location locate(const std::string& path) const;

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ganglion/core/source.hpp"
+#include "ganglion/core/trigger.hpp"
+#include "ganglion/dsl/diagnostic.hpp"
+#include "ganglion/dsl/model.hpp"
+
+namespace ganglion::core {
+
+/// What decides whether a loaded object can run: the registered kinds and the secrets.
+struct runnability_context {
+  const source_registry* sources = nullptr;
+  const trigger_registry* triggers = nullptr;
+  /// Source types whose transport evaluates `filter.expression`.
+  std::set<std::string> filter_expression_sources;
+  /// Where secrets are read from (`<dir>/<name>/<key>`); empty: none given.
+  std::string secrets_dir;
+};
+
+/// One object `run` refuses before starting anything, and why.
+struct refusal {
+  std::string kind; ///< `source` or `trigger`, as in /v1/status
+  std::string name; ///< `<eventsource>/<event>` or `<sensor>/<trigger>`, as in /v1/status
+  /// Where and why, e.g. `a.yaml:12:9: spec.triggers[0].template.k8s: not run by ganglion yet …`.
+  dsl::diagnostic why;
+};
+
+/// Every object of `documents` that `run` will not run, found without starting anything: kinds
+/// ganglion does not run yet, a `filter.expression` its transport does not evaluate, a secret
+/// with no `--secrets-dir` or no file, and a webhook port and path already served by another
+/// event. Each comes once, located, as a warning; in document order.
+std::vector<refusal> check_runnability(const std::vector<dsl::document>& documents,
+                                       const runnability_context& context);
+
+/// `N trigger(s) and M source(s) will not run` for `refusals`; empty when there are none.
+std::string runnability_summary(const std::vector<refusal>& refusals);
+
+} // namespace ganglion::core

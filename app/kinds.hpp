@@ -1,0 +1,31 @@
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ganglion/core/runnability.hpp"
+#include "ganglion/core/source.hpp"
+#include "ganglion/core/trigger.hpp"
+#include "ganglion/dsl/model.hpp"
+#include "ganglion/http/transport.hpp"
+
+namespace ganglion::app {
+
+/// The event source and trigger kinds this binary runs: every transport's, and the engine's own.
+struct kinds {
+  core::source_registry sources;
+  core::trigger_registry triggers;
+  /// Source types whose transport evaluates `filter.expression`.
+  std::set<std::string> filter_expression_sources;
+};
+
+/// Registers the http, nats and kafka transports (`http` serves the webhooks).
+kinds register_kinds(const std::shared_ptr<http::runtime>& http);
+
+/// What `run` would refuse among `documents` with these kinds and `secrets_dir`.
+std::vector<core::refusal> refusals_of(const std::vector<dsl::document>& documents,
+                                       const kinds& registered, const std::string& secrets_dir);
+
+} // namespace ganglion::app

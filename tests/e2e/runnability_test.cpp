@@ -1,0 +1,240 @@
+// What `run` will not run is said before anything starts: `validate` warns (errors with
+// --strict) with the location and a summary, `run` refuses exactly those objects at once (no
+// restarts) and keeps /ready at 503 while a source cannot run, and `ganglion test` fails when
+// a trigger it would fire cannot run.
+
+#include <filesystem>
+
+#include "engine_process.hpp"
+#include "eventually.hpp"
+
+using namespace ganglion;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// A sensor on hooks/example whose first trigger is a k8s trigger and whose second logs.
+std::string k8s_sensor() {
+  return e2e::hook_sensor(R"(    - template:
+        name: workflow
+        k8s:
+          operation: create
+          source:
+            resource: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: x-}}
+    - template:
+        name: audit
+        log: {}
+)");
+}
+
+/// An EventSource of a kind ganglion does not run yet.
+std::string github_source() {
+  return R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata:
+  name: gh
+spec:
+  github:
+    push:
+      repositories: [{owner: o, names: [r]}]
+      webhook: {endpoint: /push, port: "13000", method: POST}
+      events: ["*"]
+)";
+}
+
+struct validated {
+  int code = -1;
+  std::string output;
+};
+
+validated validate(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{GANGLION_BINARY, "validate"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  test::child_process p{argv};
+  auto code = p.wait(20s);
+  return {code ? *code : -1, p.output()};
+}
+
+/// The component of /v1/status named `name`, as its JSON text.
+std::string status_of(e2e::engine_process& engine, const std::string& name) {
+  auto status = test::http_request("GET", engine.admin_url("/v1/status")).body;
+  auto at = status.find("\"name\": \"" + name + "\"");
+  if (at == std::string::npos)
+    return {};
+  auto begin = status.rfind('{', at);
+  return status.substr(begin, status.find('}', at) - begin + 1);
+}
+
+} // namespace
+
+TEST(e2e_runnability, validate_warns_with_the_location_of_each_kind_run_will_not_run) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml",
+                   e2e::webhook_source("hooks", 12000, {"example"}) + k8s_sensor() + github_source());
+  auto plain = validate({"-f", dir + "/m.yaml"});
+  EXPECT_EQ(plain.code, 0) << plain.output;
+  EXPECT_NE(plain.output.find(dir + "/m.yaml:24:9: warning: spec.triggers[0].template.k8s: not run "
+                              "by ganglion yet — see docs/compatibility.md"),
+            std::string::npos)
+    << plain.output;
+  EXPECT_NE(plain.output.find("warning: spec.github.push: not run by ganglion yet"),
+            std::string::npos)
+    << plain.output;
+  EXPECT_NE(plain.output.find("1 trigger and 1 source will not run (see docs/compatibility.md)"),
+            std::string::npos)
+    << plain.output;
+
+  auto strict = validate({"-f", dir + "/m.yaml", "--strict"});
+  EXPECT_EQ(strict.code, 1) << strict.output;
+  EXPECT_NE(strict.output.find(": spec.triggers[0].template.k8s: not run by ganglion yet"),
+            std::string::npos)
+    << strict.output;
+}
+
+TEST(e2e_runnability, run_says_what_it_will_not_run_and_is_not_ready_while_a_source_cannot) {
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + k8s_sensor()
+                               + github_source(),
+                             {}, false};
+  ASSERT_TRUE(test::eventually([&] {
+    return engine.output().find("1 trigger and 1 source will not run") != std::string::npos;
+  })) << engine.output();
+  ASSERT_TRUE(test::eventually([&] {
+    return status_of(engine, "hooks/example").find("Running") != std::string::npos;
+  })) << engine.output();
+  auto ready = test::http_request("GET", engine.admin_url("/ready"));
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_NE(ready.body.find("source gh/push: Error: "), std::string::npos) << ready.body;
+  EXPECT_NE(ready.body.find("spec.github.push: not run by ganglion yet"), std::string::npos)
+    << ready.body;
+  // The rest runs: the webhook takes events and the log trigger fires.
+  EXPECT_EQ(e2e::post(port, "example", R"({"k":1})").status, 200);
+  EXPECT_TRUE(test::eventually([&] {
+    return engine.output().find("s/audit") != std::string::npos;
+  })) << engine.output();
+  auto trigger = status_of(engine, "s/workflow");
+  EXPECT_NE(trigger.find("\"phase\": \"Error\""), std::string::npos) << trigger;
+  EXPECT_NE(trigger.find("\"restarts\": 0"), std::string::npos) << trigger;
+}
+
+TEST(e2e_runnability, ganglion_test_fails_when_a_trigger_it_would_fire_cannot_run) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", e2e::webhook_source("hooks", 12000, {"example"}) + k8s_sensor());
+  test::write_file(dir + "/e.json",
+                   R"({"source":"hooks","subject":"example","data":{"header":{},"body":{}}})");
+  test::child_process p{{GANGLION_BINARY, "test", "-f", dir + "/m.yaml", "--event", dir + "/e.json"}};
+  EXPECT_EQ(p.wait(20s), 2) << p.output();
+  EXPECT_NE(p.output().find("trigger workflow would fire, but cannot run: k8s triggers are not "
+                            "run by ganglion yet"),
+            std::string::npos)
+    << p.output();
+  EXPECT_NE(p.output().find("trigger audit fires"), std::string::npos) << p.output();
+}
+
+TEST(e2e_runnability, two_event_sources_on_one_port_and_path_are_a_located_clash) {
+  auto dir = test::temp_dir();
+  auto port = test::free_port();
+  test::write_file(dir + "/a.yaml", e2e::webhook_source("first", port, {"example"}));
+  test::write_file(dir + "/b.yaml", e2e::webhook_source("second", port, {"example"}));
+  auto v = validate({"-f", dir});
+  EXPECT_EQ(v.code, 0) << v.output;
+  EXPECT_NE(v.output.find(dir + "/b.yaml:"), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find(fmt::format("port {} path /example is already served by first/example "
+                                       "({}/a.yaml:",
+                                       port, dir)),
+            std::string::npos)
+    << v.output;
+
+  // run: the second is refused at once, the first serves.
+  test::child_process run{{GANGLION_BINARY, "run", "-f", dir, "--in-memory", "--webhook-host",
+                           "127.0.0.1", "--no-watch"}};
+  ASSERT_TRUE(test::eventually([&] {
+    return run.output().find("source second/example will not run") != std::string::npos;
+  })) << run.output();
+  EXPECT_TRUE(test::eventually([&] { return e2e::post(port, "example", "{}").status == 200; }))
+    << run.output();
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(run.output().find("is already served on port"), std::string::npos)
+    << "the clash reached the listener: " << run.output();
+  run.signal(SIGTERM);
+  EXPECT_EQ(run.wait(15s), 0);
+}
+
+TEST(e2e_runnability, a_filter_expression_the_source_does_not_evaluate_is_refused_up_front) {
+  auto port = test::free_port();
+  auto manifests = fmt::format(R"(apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata:
+  name: hooks
+spec:
+  webhook:
+    example:
+      port: "{}"
+      endpoint: /example
+      method: POST
+      filter:
+        expression: "body.a == 1"
+)",
+                               port);
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", manifests);
+  auto v = validate({"-f", dir + "/m.yaml"});
+  EXPECT_NE(v.output.find(dir + "/m.yaml:12:9: warning: spec.webhook.example.filter.expression: "
+                          "filter.expression on webhook event sources is not run by ganglion yet"),
+            std::string::npos)
+    << v.output;
+
+  e2e::engine_process engine{manifests, {}, false};
+  ASSERT_TRUE(test::eventually([&] {
+    return status_of(engine, "hooks/example").find("Error") != std::string::npos;
+  })) << engine.output();
+  auto source = status_of(engine, "hooks/example");
+  EXPECT_NE(source.find("\"restarts\": 0"), std::string::npos) << source;
+  EXPECT_NE(source.find("filter.expression on webhook event sources"), std::string::npos)
+    << source;
+}
+
+TEST(e2e_runnability, a_secret_without_secrets_dir_is_reported_and_refused_and_runs_with_one) {
+  auto port = test::free_port();
+  auto manifests = fmt::format(R"(apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata:
+  name: hooks
+spec:
+  webhook:
+    example:
+      port: "{}"
+      endpoint: /example
+      method: POST
+      authSecret: {{name: webhook-auth, key: token}}
+)",
+                               port);
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", manifests);
+  auto v = validate({"-f", dir + "/m.yaml"});
+  EXPECT_NE(v.output.find(dir + "/m.yaml:11:7: warning: spec.webhook.example.authSecret: secret "
+                          "webhook-auth/token is referenced, but no --secrets-dir is given"),
+            std::string::npos)
+    << v.output;
+  auto secrets = test::temp_dir();
+  auto with_dir = validate({"-f", dir + "/m.yaml", "--secrets-dir", secrets, "--strict"});
+  EXPECT_EQ(with_dir.code, 1) << with_dir.output;
+  EXPECT_NE(with_dir.output.find(secrets + "/webhook-auth/token does not exist"), std::string::npos)
+    << with_dir.output;
+  std::filesystem::create_directories(secrets + "/webhook-auth");
+  test::write_file(secrets + "/webhook-auth/token", "s3cret\n");
+  EXPECT_EQ(validate({"-f", dir + "/m.yaml", "--secrets-dir", secrets, "--strict"}).code, 0);
+
+  {
+    e2e::engine_process refused{manifests, {}, false};
+    ASSERT_TRUE(test::eventually([&] {
+      return status_of(refused, "hooks/example").find("Error") != std::string::npos;
+    })) << refused.output();
+    EXPECT_NE(status_of(refused, "hooks/example").find("\"restarts\": 0"), std::string::npos);
+  }
+  e2e::engine_process runs{manifests, secrets};
+  auto r = test::http_request("POST", fmt::format("http://127.0.0.1:{}/example", port), "{}",
+                              {"Authorization: Bearer s3cret"});
+  EXPECT_EQ(r.status, 200) << runs.output();
+}
