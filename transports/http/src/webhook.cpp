@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "ganglion/http/internal/webhook_data.hpp"
 
@@ -230,12 +231,15 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
     options.tls = tls_identity{read_secret(ctx, *spec.server_cert_secret),
                                read_secret(ctx, *spec.server_key_secret)};
 
+  auto scheme = options.tls ? "https" : "http";
   try {
     auto r = servers.add_route(bind_host, port, spec.endpoint,
                                [state](request&& req, responder reply) {
                                  handle(state, std::move(req), std::move(reply));
                                },
                                std::move(options));
+    spdlog::info("webhook source {}/{}: listening on {}://{}{}", ctx.event_source_name,
+                 ctx.event_name, scheme, r.address(), spec.endpoint);
     return std::make_unique<webhook_source>(std::move(r));
   } catch (const server_error& e) {
     throw core::source_error(e.what());
