@@ -24,11 +24,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--admin", run.admin, "HOST:PORT for /health /ready /metrics /v1/status");
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
-  run_cmd->add_option("--data-dir", run.data_dir,
-                      "Directory of the durable bus: its log and every sensor's cursor and state")
-    ->capture_default_str();
-  run_cmd->add_flag("--in-memory", run.in_memory,
-                    "Keep accepted events in memory only (no --data-dir; a crash loses them)");
+  auto* data_dir =
+    run_cmd
+      ->add_option("--data-dir", run.data_dir,
+                   "Directory of the durable bus: its log and every sensor's cursor and state")
+      ->capture_default_str();
+  run_cmd
+    ->add_flag("--in-memory", run.in_memory,
+               "Keep accepted events in memory only (no --data-dir; a crash loses them)")
+    ->excludes(data_dir);
   run_cmd->add_option("--fsync", run.fsync,
                       "always: fdatasync before acknowledging (group commit); interval: "
                       "acknowledge once written, fdatasync every --fsync-interval; never")
@@ -97,7 +101,12 @@ int main(int argc, char** argv) {
 
   auto* version_cmd = cli.add_subcommand("version", "Print the version");
 
-  CLI11_PARSE(cli, argc, argv);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // A usage error exits 2, as most command line tools do (--help: 0).
+    return cli.exit(e) == 0 ? 0 : 2;
+  }
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   if (*version_cmd) {
