@@ -92,10 +92,30 @@ int main(int argc, char** argv) {
     "test", "Dry run: which dependencies accept the events, which triggers would fire, and what "
             "they would send (nothing is sent)");
   test_cmd->add_option("-f,--file", test.files, "Manifest files or directories")->required();
-  test_cmd->add_option("--event", test.events,
-                       "A CloudEvent JSON file ({\"source\",\"subject\",\"data\",…}); "
-                       "repeat for a sequence")
-    ->required();
+  auto* event = test_cmd->add_option(
+    "--event", test.events,
+    "A CloudEvent JSON file ({\"source\",\"subject\",\"data\",…}); repeat for a sequence");
+  auto* body = test_cmd
+                 ->add_option("--body", test.body,
+                              "A request body file (e.g. the load generator's; {{seq}} becomes "
+                              "1): the event the webhook --source/--subject makes of it")
+                 ->check(CLI::ExistingFile)
+                 ->excludes(event);
+  auto* source = test_cmd->add_option("--source", test.source, "With --body: the EventSource name")
+                   ->needs(body);
+  auto* subject = test_cmd->add_option("--subject", test.subject, "With --body: the event name")
+                    ->needs(body);
+  body->needs(source)->needs(subject);
+  test_cmd->add_option("--header", test.headers,
+                       "With --body: a request header 'Name: value' (repeatable; Content-Type "
+                       "defaults to application/json)")
+    ->needs(body);
+  test_cmd->callback([&] {
+    if (test.events.empty() && test.body.empty())
+      throw CLI::RequiredError(
+        "test needs --event FILE, or --body FILE with --source and --subject",
+        CLI::ExitCodes::RequiredError);
+  });
   test_cmd->add_option("--secrets-dir", test.secrets_dir,
                        "Directory of mounted secrets: <dir>/<secret-name>/<key>");
 

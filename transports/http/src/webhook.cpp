@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "ganglion/http/internal/webhook_data.hpp"
+#include "ganglion/http/webhook_event.hpp"
 
 namespace ganglion::http {
 
@@ -96,29 +96,10 @@ std::optional<core::event> to_event(const endpoint_state& state, request&& req,
     return std::nullopt;
   }
 
-  std::string body;
-  if (req.method == "GET") {
-    body = detail::query_to_json(req.query);
-  } else if (detail::is_form_content_type(req.header("Content-Type"))) {
-    body = detail::query_to_json(req.body);
-  } else {
-    std::string error;
-    auto minified = detail::validate_json(req.body, error);
-    if (!minified) {
-      reply(refuse(state, 400, "bad_request", "the request body is not valid JSON: " + error));
-      return std::nullopt;
-    }
-    body = std::move(*minified);
-  }
-
-  core::event e;
-  e.id = core::new_event_id();
-  e.source = state.event_source;
-  e.type = "webhook";
-  e.subject = state.event_name;
-  e.time = core::now_rfc3339();
-  e.data = detail::webhook_event_data(detail::headers_to_json(req.headers, true), body,
-                                      state.metadata);
+  std::string error;
+  auto e = webhook_event(state.event_source, state.event_name, req, state.metadata, error);
+  if (!e)
+    reply(refuse(state, 400, "bad_request", "the request body is not valid JSON: " + error));
   return e;
 }
 
