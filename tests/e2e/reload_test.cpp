@@ -226,6 +226,54 @@ TEST(e2e_reload, a_changed_event_restarts_on_the_same_port) {
 }
 
 
+TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
+  test::http_sink occupant; // holds the port the webhook first asks for
+  auto port = test::free_port();
+  const std::string unsupported = R"(    - template:
+        name: t
+        k8s:
+          operation: create
+          source:
+            resource:
+              apiVersion: v1
+              kind: ConfigMap
+              metadata:
+                generateName: x-
+)";
+  const std::string log = "    - template:\n        name: t\n        log: {}\n";
+  e2e::engine_process engine{e2e::webhook_source("hooks", occupant.port(), {"example"})
+                               + e2e::hook_sensor(unsupported),
+                             {}, false, {"--no-watch"}};
+  std::string status;
+  for (int i = 0; i < 100; ++i) {
+    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
+    if (status.find("already in use") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_NE(status.find("already in use"), std::string::npos) << status;
+  ASSERT_NE(status.find("k8s triggers are not supported yet"), std::string::npos) << status;
+
+  test::write_file(engine.manifest_file(),
+                   e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(log));
+  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_TRUE(test::wait_http_ok(engine.admin_url("/ready"), 10s)) << engine.output();
+  for (int i = 0; i < 100; ++i) {
+    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
+    if (status.find("\"Pending\"") == std::string::npos)
+      break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(status.find("lastError"), std::string::npos) << status;
+  EXPECT_EQ(status.find("\"Error\""), std::string::npos) << status;
+  EXPECT_EQ(e2e::post(port, "example", R"({"v":1})").status, 200);
+  for (int i = 0; i < 100 && engine.output().find("log trigger s/t fired") == std::string::npos;
+       ++i)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_NE(engine.output().find("log trigger s/t fired"), std::string::npos) << engine.output();
+}
+
 TEST(e2e_reload, the_data_directory_inside_a_watched_directory_causes_no_reload) {
   auto dir = test::temp_dir();
   auto port = test::free_port();
