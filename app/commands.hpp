@@ -48,13 +48,17 @@ struct validate_options {
 /// Options of `ganglion test`.
 struct test_options {
   std::vector<std::string> files;
-  std::vector<std::string> events;
+  std::vector<std::string> events; ///< CloudEvent JSON files, in order
+  std::string body;                ///< a request body file, made into a webhook's event
+  std::string source;              ///< the EventSource name of `body`'s event
+  std::string subject;             ///< the event name of `body`'s event
+  std::vector<std::string> headers; ///< `Name: value` request headers of `body`
   std::string secrets_dir;
 };
 
-/// Dry-runs every sensor against the events in order and prints each dependency's verdict, the
-/// triggers that would fire and what they would send; returns 0, 1 for unreadable input, 2 when
-/// a trigger that would fire cannot run.
+/// Dry-runs every sensor against the events in order (the `--event` files, or the `--body`
+/// event) and prints each dependency's verdict, the triggers that would fire and what they
+/// would send; returns 0, 1 for unreadable input, 3 when a trigger that would fire cannot run.
 int test_command(const test_options& options);
 
 /// Runs manifests until SIGINT/SIGTERM, reloading them on SIGHUP, POST /v1/reload and file

@@ -28,11 +28,15 @@ int main(int argc, char** argv) {
                       "/v1/explain?sensor=NAME and POST /v1/reload (none without it)");
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
-  run_cmd->add_option("--data-dir", run.data_dir,
-                      "Directory of the durable bus: its log and every sensor's cursor and state")
-    ->capture_default_str();
-  run_cmd->add_flag("--in-memory", run.in_memory,
-                    "Keep accepted events in memory only (no --data-dir; a crash loses them)");
+  auto* data_dir =
+    run_cmd
+      ->add_option("--data-dir", run.data_dir,
+                   "Directory of the durable bus: its log and every sensor's cursor and state")
+      ->capture_default_str();
+  run_cmd
+    ->add_flag("--in-memory", run.in_memory,
+               "Keep accepted events in memory only (no --data-dir; a crash loses them)")
+    ->excludes(data_dir);
   run_cmd->add_option("--fsync", run.fsync,
                       "always: fdatasync before acknowledging (group commit); interval: "
                       "acknowledge once written, fdatasync every --fsync-interval; never")
@@ -96,16 +100,41 @@ int main(int argc, char** argv) {
     "test", "Dry run: which dependencies accept the events, which triggers would fire, and what "
             "they would send (nothing is sent)");
   test_cmd->add_option("-f,--file", test.files, "Manifest files or directories")->required();
-  test_cmd->add_option("--event", test.events,
-                       "A CloudEvent JSON file ({\"source\",\"subject\",\"data\",…}); "
-                       "repeat for a sequence")
-    ->required();
+  auto* event = test_cmd->add_option(
+    "--event", test.events,
+    "A CloudEvent JSON file ({\"source\",\"subject\",\"data\",…}); repeat for a sequence");
+  auto* body = test_cmd
+                 ->add_option("--body", test.body,
+                              "A request body file (e.g. the load generator's; {{seq}} becomes "
+                              "1): the event the webhook --source/--subject makes of it")
+                 ->check(CLI::ExistingFile)
+                 ->excludes(event);
+  auto* source = test_cmd->add_option("--source", test.source, "With --body: the EventSource name")
+                   ->needs(body);
+  auto* subject = test_cmd->add_option("--subject", test.subject, "With --body: the event name")
+                    ->needs(body);
+  body->needs(source)->needs(subject);
+  test_cmd->add_option("--header", test.headers,
+                       "With --body: a request header 'Name: value' (repeatable; Content-Type "
+                       "defaults to application/json)")
+    ->needs(body);
+  test_cmd->callback([&] {
+    if (test.events.empty() && test.body.empty())
+      throw CLI::RequiredError(
+        "test needs --event FILE, or --body FILE with --source and --subject",
+        CLI::ExitCodes::RequiredError);
+  });
   test_cmd->add_option("--secrets-dir", test.secrets_dir,
                        "Directory of mounted secrets: <dir>/<secret-name>/<key>");
 
   auto* version_cmd = cli.add_subcommand("version", "Print the version");
 
-  CLI11_PARSE(cli, argc, argv);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // A usage error exits 2, as most command line tools do (--help: 0).
+    return cli.exit(e) == 0 ? 0 : 2;
+  }
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   if (*version_cmd) {

@@ -24,12 +24,27 @@ bool is_manifest_name(const std::string& name) {
   return ext == ".yaml" || ext == ".yml" || name == "..data";
 }
 
+/// `path` absolute, with symbolic links, `.` and `..` resolved as far as it exists.
+std::string normalized(const std::string& path) {
+  std::error_code ec;
+  auto absolute = std::filesystem::absolute(path, ec);
+  auto resolved = std::filesystem::weakly_canonical(absolute, ec);
+  auto out = (ec ? absolute.lexically_normal() : resolved).string();
+  while (out.size() > 1 && out.back() == '/')
+    out.pop_back();
+  return out;
+}
+
 } // namespace
 
 manifest_watcher::manifest_watcher(const std::vector<std::string>& paths,
                                    std::function<void()> changed,
+                                   std::vector<std::string> excluded,
                                    std::chrono::milliseconds debounce)
   : changed_(std::move(changed)), debounce_(debounce) {
+  for (const auto& dir : excluded)
+    if (!dir.empty())
+      excluded_.push_back(normalized(dir));
   inotify_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (inotify_ < 0)
     throw std::system_error(errno, std::generic_category(), "inotify_init1");
@@ -42,9 +57,10 @@ manifest_watcher::manifest_watcher(const std::vector<std::string>& paths,
     std::error_code ec;
     auto path = fs::absolute(given, ec);
     if (fs::is_directory(path, ec)) {
-      watch_tree(path.string());
+      watch_tree(normalized(path.string()));
     } else if (path.has_parent_path() && fs::is_directory(path.parent_path(), ec)) {
-      watch_dir(path.parent_path().string(), false, path.filename().string());
+      // The file itself may be a link (a mounted ConfigMap's): only its directory is resolved.
+      watch_dir(normalized(path.parent_path().string()), false, path.filename().string());
     } else {
       spdlog::warn("watch: {} does not exist; changes to it are not watched", given);
     }
@@ -63,13 +79,31 @@ manifest_watcher::~manifest_watcher() {
   close(inotify_);
 }
 
-void manifest_watcher::watch_tree(const std::string& dir) {
+bool manifest_watcher::watch_tree(const std::string& dir) {
+  if (excluded(dir))
+    return false;
   watch_dir(dir, true, {});
+  bool manifests = false;
   std::error_code ec;
   for (std::filesystem::recursive_directory_iterator it{dir, ec}, end; !ec && it != end;
-       it.increment(ec))
-    if (it->is_directory(ec))
-      watch_dir(it->path().string(), true, {});
+       it.increment(ec)) {
+    auto path = it->path().string();
+    std::error_code unreadable;
+    if (!it->is_directory(unreadable)) {
+      manifests = manifests || is_manifest_name(it->path().filename().string());
+    } else if (excluded(path)) {
+      it.disable_recursion_pending();
+    } else {
+      watch_dir(path, true, {});
+    }
+  }
+  return manifests;
+}
+
+bool manifest_watcher::excluded(const std::string& path) const {
+  return std::any_of(excluded_.begin(), excluded_.end(), [&](const std::string& dir) {
+    return path.starts_with(dir) && (path.size() == dir.size() || path[dir.size()] == '/');
+  });
 }
 
 void manifest_watcher::watch_dir(const std::string& dir, bool recursive, const std::string& file) {
@@ -107,9 +141,15 @@ bool manifest_watcher::drain() {
       std::string name = ev->name;
       const auto& w = it->second;
       if (w.recursive && (ev->mask & IN_ISDIR)) {
+        auto path = w.path + "/" + name;
+        if (excluded(path))
+          continue;
+        // A new directory counts once it holds manifests (then, or when they are written); a
+        // directory that went may have held some.
         if (ev->mask & (IN_CREATE | IN_MOVED_TO))
-          watch_tree(w.path + "/" + name);
-        relevant = true; // a directory of manifests came or went
+          relevant = watch_tree(path) || relevant;
+        else
+          relevant = true;
         continue;
       }
       if (std::find(w.files.begin(), w.files.end(), name) != w.files.end()

@@ -169,8 +169,10 @@ int run_command(const run_options& options) {
   std::unique_ptr<manifest_watcher> watcher;
   if (!options.no_watch) {
     try {
+      // The data directory may lie in a watched one (`-f .`); its writes are no edits.
       watcher = std::make_unique<manifest_watcher>(
-        options.files, [&reloads] { reloads.request("the manifest files changed"); });
+        options.files, [&reloads] { reloads.request("the manifest files changed"); },
+        std::vector<std::string>{engine_options.data_dir});
     } catch (const std::exception& ex) {
       spdlog::warn("manifest files are not watched: {}", ex.what());
     }

@@ -59,6 +59,15 @@ void status_board::count_restart(const std::string& kind, const std::string& nam
   ++it->second.restarts;
 }
 
+void status_board::clear_failures(const std::string& kind, const std::string& name) {
+  std::lock_guard guard{mutex_};
+  auto it = components_.find({kind, name});
+  if (it == components_.end())
+    return;
+  it->second.last_error.clear();
+  it->second.restarts = 0;
+}
+
 void status_board::remove(const std::string& kind, const std::string& name) {
   std::lock_guard guard{mutex_};
   auto it = components_.find({kind, name});

@@ -29,7 +29,7 @@ std::size_t child_supervisor::add(child_spec spec) {
   by_name_[{spec.kind, spec.name}] = index;
   auto& c = children_[index];
   c.spec = std::move(spec);
-  start(index);
+  start_fresh(index);
   return index;
 }
 
@@ -53,6 +53,12 @@ void child_supervisor::start(std::size_t index) {
   self_->monitor(c.handle);
   if (c.spec.on_started)
     c.spec.on_started(c.handle);
+}
+
+void child_supervisor::start_fresh(std::size_t index) {
+  const auto& spec = children_.at(index).spec;
+  status_.clear_failures(spec.kind, spec.name);
+  start(index);
 }
 
 void child_supervisor::stop(entry& c) {
@@ -115,7 +121,7 @@ bool child_supervisor::replace(const std::string& kind, const std::string& name,
   c->spec = std::move(spec);
   c->failures.clear();
   c->given_up = false;
-  start(*find(kind, name));
+  start_fresh(*find(kind, name));
   settle(*c);
   return true;
 }
@@ -157,7 +163,7 @@ bool child_supervisor::handle_down(const caf::down_msg& msg) {
     c.next.reset();
     c.failures.clear();
     c.given_up = false;
-    start(index);
+    start_fresh(index);
     settle(c);
     return true;
   }

@@ -36,8 +36,9 @@ struct child_spec {
 };
 
 /// Restart logic for the children of one actor: a failed child is restarted after an
-/// exponential backoff; after `max_failures` failures within `window` it stays in phase Error
-/// with its last error, and its siblings keep running. Children are addressed by index (stable
+/// exponential backoff (its status keeps the last error and counts the restart); after
+/// `max_failures` failures within `window` it stays in phase Error with its last error, and its
+/// siblings keep running. A child added or replaced starts with no error and no restarts. Children are addressed by index (stable
 /// for the child's life, also across replace) or by (kind, name); a hot reload removes,
 /// replaces or re-specs them one by one.
 class child_supervisor {
@@ -109,6 +110,8 @@ private:
   using key = std::pair<std::string, std::string>;
 
   void start(std::size_t index);
+  /// Starts a new version of child `index`: its status forgets the failures of the old one.
+  void start_fresh(std::size_t index);
   /// Asks a running child to exit without taking this actor down with it.
   void stop(entry& c);
   static void settle(entry& c);

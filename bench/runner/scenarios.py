@@ -14,11 +14,13 @@ DEDUP_S = 60
 
 
 def start_engine(ctx, name, manifest_dir, timeout=120.0, extra_args=()):
-    """Starts ganglion on manifest_dir with the default durable bus in a fresh <tmp>/<name>.data;
-    its log goes to <tmp>/<name>.log."""
-    data_dir = ctx.path(f"{name}.data")
-    shutil.rmtree(data_dir, ignore_errors=True)
-    extra_args = ["--data-dir", data_dir, *extra_args]
+    """Starts ganglion on manifest_dir with the default durable bus in a fresh <tmp>/<name>.data
+    (unless extra_args has --in-memory, which refuses a --data-dir); its log goes to
+    <tmp>/<name>.log."""
+    if "--in-memory" not in extra_args:
+        data_dir = ctx.path(f"{name}.data")
+        shutil.rmtree(data_dir, ignore_errors=True)
+        extra_args = ["--data-dir", data_dir, *extra_args]
     engine = Engine(ctx.procs, ctx.ganglion(), manifest_dir, ctx.path(f"{name}.log"), extra_args)
     return engine.start(timeout)
 

@@ -2,6 +2,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ganglion/dsl/diagnostic.hpp"
@@ -22,8 +23,10 @@ struct load_context {
   /// Reports a warning at `path`.
   void warning(const std::string& path, std::string message) const;
 
-  /// Reports an unknown field: a warning, or an error with options.strict.
-  void unknown_field(const std::string& path, const std::string& key) const;
+  /// Reports an unknown field: a warning, or an error with options.strict; names the field of
+  /// `known` that `key` most likely misspells, if one is close.
+  void unknown_field(const std::string& path, const std::string& key,
+                     const std::vector<std::string_view>& known = {}) const;
 
   /// Reports a value of the wrong shape or type at `path`; later diagnostics at or below `path`
   /// are dropped, as they would only restate it.

@@ -1,3 +1,4 @@
+#include "closest_name.hpp"
 #include "load_context.hpp"
 #include "yaml_path.hpp"
 
@@ -57,9 +58,12 @@ void load_context::type_error(const std::string& path, std::string message) cons
   bad_values.insert(path);
 }
 
-void load_context::unknown_field(const std::string& path, const std::string& key) const {
-  report(*this, options.strict ? severity::error : severity::warning, path,
-         "unknown field \"" + key + "\"");
+void load_context::unknown_field(const std::string& path, const std::string& key,
+                                 const std::vector<std::string_view>& known) const {
+  auto message = "unknown field \"" + key + "\"";
+  if (auto near = closest_name(key, known))
+    message += "; did you mean \"" + *near + "\"?";
+  report(*this, options.strict ? severity::error : severity::warning, path, std::move(message));
 }
 
 } // namespace ganglion::dsl::detail

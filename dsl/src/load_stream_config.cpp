@@ -95,7 +95,8 @@ jetstream_stream_settings read_stream_config(const YAML::Node& node, const std::
     } else if (name == "discard") {
       out.discard = policy(value, at, "discard", discard, cx).value_or(out.discard);
     } else {
-      cx.unknown_field(at, key);
+      cx.unknown_field(at, key, {"maxMsgs", "maxBytes", "replicas", "maxAge", "duplicates",
+                                 "retention", "discard"});
     }
   }
   return out;

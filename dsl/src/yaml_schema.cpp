@@ -31,6 +31,14 @@ const type_map& types() {
   return parsed;
 }
 
+std::vector<std::string_view> field_names(const field_map& fields) {
+  std::vector<std::string_view> out;
+  out.reserve(fields.size());
+  for (const auto& [name, type] : fields)
+    out.push_back(name);
+  return out;
+}
+
 void type_error(const load_context& cx, const std::string& path, const char* expected,
                 const YAML::Node& node) {
   cx.type_error(path, std::string{"expected "} + expected + ", got " + describe(node));
@@ -110,7 +118,7 @@ void check_schema(const YAML::Node& node, std::string_view type, const std::stri
     auto field_path = child_path(path, key);
     auto field = object->second.find(key);
     if (field == object->second.end())
-      cx.unknown_field(field_path, key);
+      cx.unknown_field(field_path, key, field_names(object->second));
     else
       check_schema(it->second, field->second, field_path, cx);
   }

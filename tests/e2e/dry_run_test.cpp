@@ -1,5 +1,8 @@
 // `ganglion test`: verdicts, firings and waiting conditions for a sequence of event files.
 
+#include <fstream>
+#include <iterator>
+
 #include "engine_process.hpp"
 
 using namespace ganglion;
@@ -78,4 +81,115 @@ TEST(e2e_dry_run, an_unreadable_event_file_is_a_clear_error) {
                            dir + "/bad.json"}};
   EXPECT_EQ(run.wait(30s), 1) << run.output();
   EXPECT_NE(run.output().find("\"source\""), std::string::npos) << run.output();
+}
+
+TEST(e2e_dry_run, the_quickstart_event_file_fires_the_quickstart_trigger) {
+  const std::string quickstart = GANGLION_SOURCE_DIR "/examples/quickstart";
+  test::child_process run{{GANGLION_BINARY, "test", "-f", quickstart, "--event",
+                           quickstart + "/event.json"}};
+  ASSERT_EQ(run.wait(30s), 0) << run.output();
+  auto out = run.output();
+  EXPECT_NE(out.find("source=webhook subject=example"), std::string::npos) << out;
+  EXPECT_NE(out.find("dependency payload: pass"), std::string::npos) << out;
+  EXPECT_NE(out.find("trigger log-message fires:"), std::string::npos) << out;
+}
+
+TEST(e2e_dry_run, a_plain_body_becomes_the_event_its_webhook_would_publish) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", R"(apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata:
+  name: hooks
+spec:
+  webhook:
+    example:
+      port: "12000"
+      endpoint: /example
+      method: POST
+      metadata:
+        team: a
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: s
+spec:
+  dependencies:
+    - name: d
+      eventSourceName: hooks
+      eventName: example
+      filters:
+        data:
+          - path: header.X-Trace.0
+            type: string
+            value: ["^t1$"]
+          - path: body.seq
+            type: number
+            value: ["1"]
+  triggers:
+    - template:
+        name: t
+        log: {}
+)");
+  test::write_file(dir + "/body.json", "{ \"message\": \"hi\", \"seq\": {{seq}} }\n");
+  test::child_process run{{GANGLION_BINARY, "test", "-f", dir + "/m.yaml", "--body",
+                           dir + "/body.json", "--source", "hooks", "--subject", "example",
+                           "--header", "X-Trace: t1"}};
+  ASSERT_EQ(run.wait(30s), 0) << run.output();
+  auto out = run.output();
+  EXPECT_NE(out.find("event 1 (" + dir + "/body.json): source=hooks subject=example id="),
+            std::string::npos)
+    << out;
+  EXPECT_NE(out.find(R"(data: {"header":{"Content-Length":["30"],"Content-Type":["application/json"],"X-Trace":["t1"]},"body":{"message":"hi","seq":1},"metadata":{"team":"a"}})"),
+            std::string::npos)
+    << out;
+  EXPECT_NE(out.find("dependency d: pass"), std::string::npos) << out;
+  EXPECT_NE(out.find("trigger t fires:"), std::string::npos) << out;
+}
+
+TEST(e2e_dry_run, the_load_generators_body_passes_the_bench_scenarios_filters) {
+  auto dir = test::temp_dir();
+  const std::string bench = GANGLION_SOURCE_DIR "/bench/scenarios";
+  std::ifstream in{bench + "/webhook-http.yaml"};
+  std::string yaml{std::istreambuf_iterator<char>{in}, {}};
+  for (const auto& [from, to] : {std::pair{"${WEBHOOK_PORT}", "12000"}, {"${SINK_PORT}", "18080"}})
+    for (auto at = yaml.find(from); at != std::string::npos; at = yaml.find(from))
+      yaml.replace(at, std::string_view{from}.size(), to);
+  test::write_file(dir + "/webhook-http.yaml", yaml);
+  test::child_process run{{GANGLION_BINARY, "test", "-f", dir + "/webhook-http.yaml", "--body",
+                           bench + "/event.json", "--source", "bench", "--subject", "ingest"}};
+  ASSERT_EQ(run.wait(30s), 0) << run.output();
+  auto out = run.output();
+  EXPECT_NE(out.find("dependency pr: pass"), std::string::npos) << out;
+  EXPECT_NE(out.find("trigger sink fires:"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"({"seq":"1"})"), std::string::npos) << out;
+}
+
+TEST(e2e_dry_run, missing_or_mismatched_inputs_are_usage_errors) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
+  test::write_file(dir + "/body.json", "{}");
+  test::write_file(dir + "/bad.json", "{\"a\":");
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {GANGLION_BINARY, "test", "-f", dir + "/m.yaml"});
+    auto p = std::make_unique<test::child_process>(args);
+    p->wait(30s);
+    return p;
+  };
+  auto none = run({});
+  EXPECT_EQ(none->wait(1s), 2) << none->output();
+  EXPECT_NE(none->output().find("test needs --event FILE, or --body FILE with --source and "
+                                "--subject"),
+            std::string::npos)
+    << none->output();
+  auto alone = run({"--body", dir + "/body.json", "--source", "hooks"});
+  EXPECT_EQ(alone->wait(1s), 2) << alone->output();
+  EXPECT_NE(alone->output().find("--subject"), std::string::npos) << alone->output();
+  auto both = run({"--body", dir + "/body.json", "--source", "a", "--subject", "b", "--event",
+                   dir + "/body.json"});
+  EXPECT_EQ(both->wait(1s), 2) << both->output();
+  auto bad = run({"--body", dir + "/bad.json", "--source", "a", "--subject", "b"});
+  EXPECT_EQ(bad->wait(1s), 1) << bad->output();
+  EXPECT_NE(bad->output().find("the webhook would answer 400"), std::string::npos)
+    << bad->output();
 }

@@ -48,6 +48,9 @@ public:
     return fmt::format("http://127.0.0.1:{}{}", admin_port_, path);
   }
 
+  /// The manifest file the engine runs (a test may rewrite it and reload).
+  std::string manifest_file() const { return dir_ + "/manifests.yaml"; }
+
   /// The process.
   test::child_process& process() { return *process_; }
 

@@ -1,5 +1,6 @@
 // Process lifecycle: readiness, status, supervision of a failing source, graceful stop, validate.
 
+#include <filesystem>
 #include <thread>
 
 #include "engine_process.hpp"
@@ -96,6 +97,19 @@ TEST(e2e_lifecycle, run_refuses_invalid_manifests_with_exit_code_one) {
   test::write_file(dir + "/bad.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nspec: {}\n");
   test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/bad.yaml"}};
   EXPECT_EQ(proc.wait(20s), 1) << proc.output();
+}
+
+TEST(e2e_lifecycle, in_memory_with_a_data_dir_is_a_usage_error) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", e2e::webhook_source("hooks", test::free_port(), {"example"}));
+  test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/m.yaml", "--in-memory",
+                            "--data-dir", dir + "/data"}};
+  EXPECT_EQ(proc.wait(20s), 2) << proc.output();
+  auto out = proc.output();
+  EXPECT_NE(out.find("excludes"), std::string::npos) << out;
+  EXPECT_NE(out.find("--in-memory"), std::string::npos) << out;
+  EXPECT_NE(out.find("--data-dir"), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/data")) << "nothing started";
 }
 
 TEST(e2e_lifecycle, a_trigger_type_that_cannot_run_is_reported_and_its_siblings_fire) {

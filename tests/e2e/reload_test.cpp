@@ -2,6 +2,7 @@
 // applied by the file watcher, POST /v1/reload or SIGHUP — only what changed restarts.
 
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 
 #include <arpa/inet.h>
@@ -224,3 +225,93 @@ TEST(e2e_reload, a_changed_event_restarts_on_the_same_port) {
   EXPECT_EQ(test::http_request("GET", engine.admin_url("/ready")).status, 200);
 }
 
+
+TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
+  test::http_sink occupant; // holds the port the webhook first asks for
+  auto port = test::free_port();
+  const std::string unsupported = R"(    - template:
+        name: t
+        k8s:
+          operation: create
+          source:
+            resource:
+              apiVersion: v1
+              kind: ConfigMap
+              metadata:
+                generateName: x-
+)";
+  const std::string log = "    - template:\n        name: t\n        log: {}\n";
+  e2e::engine_process engine{e2e::webhook_source("hooks", occupant.port(), {"example"})
+                               + e2e::hook_sensor(unsupported),
+                             {}, false, {"--no-watch"}};
+  std::string status;
+  for (int i = 0; i < 100; ++i) {
+    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
+    if (status.find("already in use") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_NE(status.find("already in use"), std::string::npos) << status;
+  ASSERT_NE(status.find("spec.triggers[0].template.k8s: not run by ganglion yet"), std::string::npos)
+    << status;
+
+  test::write_file(engine.manifest_file(),
+                   e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(log));
+  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_TRUE(test::wait_http_ok(engine.admin_url("/ready"), 10s)) << engine.output();
+  for (int i = 0; i < 100; ++i) {
+    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
+    if (status.find("\"Pending\"") == std::string::npos)
+      break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(status.find("lastError"), std::string::npos) << status;
+  EXPECT_EQ(status.find("\"Error\""), std::string::npos) << status;
+  EXPECT_EQ(e2e::post(port, "example", R"({"v":1})").status, 200);
+  for (int i = 0; i < 100 && engine.output().find("log trigger s/t fired") == std::string::npos;
+       ++i)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_NE(engine.output().find("log trigger s/t fired"), std::string::npos) << engine.output();
+}
+
+TEST(e2e_reload, the_data_directory_inside_a_watched_directory_causes_no_reload) {
+  auto dir = test::temp_dir();
+  auto port = test::free_port();
+  auto admin = test::free_port();
+  test::write_file(dir + "/manifests.yaml",
+                   e2e::webhook_source("hooks", port, {"example"})
+                     + e2e::hook_sensor("    - template:\n        name: t\n        log: {}\n"));
+  // As `ganglion run -f .` with the default --data-dir: the data directory is created in the
+  // watched one.
+  test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/.", "--admin",
+                            fmt::format("127.0.0.1:{}", admin), "--webhook-host", "127.0.0.1",
+                            "--data-dir", dir + "/ganglion-data"}};
+  auto admin_url = [&](const std::string& path) {
+    return fmt::format("http://127.0.0.1:{}{}", admin, path);
+  };
+  ASSERT_TRUE(test::wait_http_ok(admin_url("/ready"), 20s)) << proc.output();
+  auto reloads = [&] {
+    auto s = test::http_request("GET", admin_url("/v1/status")).body;
+    auto at = s.find("\"reloads\": ");
+    return at == std::string::npos ? -1 : std::atoi(s.c_str() + at + 11);
+  };
+  for (int i = 0; i < 50; ++i)
+    ASSERT_EQ(e2e::post(port, "example", fmt::format(R"({{"i":{}}})", i)).status, 200);
+  // What lands in the data directory, and a directory without manifests, are no edits.
+  test::write_file(dir + "/ganglion-data/extra/stray.yaml", "not: a manifest\n");
+  std::filesystem::create_directories(dir + "/scratch/empty");
+  std::this_thread::sleep_for(1s);
+  EXPECT_EQ(reloads(), 0) << proc.output();
+  EXPECT_EQ(proc.output().find("reloading the manifests"), std::string::npos) << proc.output();
+
+  // A manifest in a new directory is one.
+  test::write_file(dir + "/more/sensor.yaml",
+                   e2e::hook_sensor("    - template:\n        name: t\n        log: {}\n", "s2")
+                     .substr(4));
+  for (int i = 0; i < 100 && reloads() < 1; ++i)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(reloads(), 1) << proc.output();
+  proc.signal(SIGTERM);
+  EXPECT_EQ(proc.wait(15s), 0) << proc.output();
+}

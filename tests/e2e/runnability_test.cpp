@@ -124,7 +124,7 @@ TEST(e2e_runnability, ganglion_test_fails_when_a_trigger_it_would_fire_cannot_ru
   test::write_file(dir + "/e.json",
                    R"({"source":"hooks","subject":"example","data":{"header":{},"body":{}}})");
   test::child_process p{{GANGLION_BINARY, "test", "-f", dir + "/m.yaml", "--event", dir + "/e.json"}};
-  EXPECT_EQ(p.wait(20s), 2) << p.output();
+  EXPECT_EQ(p.wait(20s), 3) << p.output();
   EXPECT_NE(p.output().find("trigger workflow would fire, but cannot run: k8s triggers are not "
                             "run by ganglion yet"),
             std::string::npos)

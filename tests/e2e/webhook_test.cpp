@@ -123,3 +123,20 @@ TEST(e2e_webhook, saturated_bus_answers_503_instead_of_dropping) {
   proc.signal(SIGTERM);
   EXPECT_EQ(proc.wait(20s), 0);
 }
+
+TEST(e2e_webhook, each_endpoint_logs_the_address_it_listens_on) {
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example", "other"})
+                             + log_sensor("hooks", "example")};
+  auto out = engine.output();
+  EXPECT_NE(out.find(fmt::format("webhook source hooks/example: listening on "
+                                 "http://127.0.0.1:{}/example",
+                                 port)),
+            std::string::npos)
+    << out;
+  EXPECT_NE(out.find(fmt::format("webhook source hooks/other: listening on "
+                                 "http://127.0.0.1:{}/other",
+                                 port)),
+            std::string::npos)
+    << out;
+}

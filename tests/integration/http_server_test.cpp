@@ -42,6 +42,17 @@ TEST(http_server, routes_by_exact_path) {
   EXPECT_EQ(test::http_request("GET", url(port, "/c")).status, 404);
 }
 
+TEST(http_server, a_route_knows_the_address_its_listener_is_bound_to) {
+  http::server_pool pool;
+  auto any = pool.add_route("127.0.0.1", 0, "/a", echo());
+  EXPECT_NE(any.port(), 0);
+  EXPECT_EQ(any.address(), "127.0.0.1:" + std::to_string(any.port()));
+  auto port = test::free_port();
+  auto all = pool.add_route("0.0.0.0", port, "/b", echo());
+  EXPECT_EQ(all.address(), "0.0.0.0:" + std::to_string(port));
+  EXPECT_EQ(http::route{}.address(), "");
+}
+
 TEST(http_server, health_on_every_listener) {
   http::server_pool pool;
   auto p1 = test::free_port();

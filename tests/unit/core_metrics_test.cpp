@@ -56,3 +56,21 @@ TEST(status_board, sources_must_all_run_to_be_ready) {
   EXPECT_NE(json.find("\"phase\": \"Restarting\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"lastError\": \"port in use\""), std::string::npos) << json;
 }
+
+TEST(status_board, a_running_component_keeps_its_last_error_until_its_failures_are_cleared) {
+  status_board b;
+  b.set("source", "es/a", phase::restarting, "port in use");
+  b.count_restart("source", "es/a");
+  b.set("source", "es/a", phase::running);
+  auto kept = b.snapshot().at(0);
+  EXPECT_EQ(kept.last_error, "port in use");
+  EXPECT_EQ(kept.restarts, 1u);
+  b.clear_failures("source", "es/a");
+  auto cleared = b.snapshot().at(0);
+  EXPECT_EQ(cleared.phase, phase::running);
+  EXPECT_EQ(cleared.last_error, "");
+  EXPECT_EQ(cleared.restarts, 0u);
+  EXPECT_EQ(b.to_json().find("lastError"), std::string::npos) << b.to_json();
+  b.clear_failures("source", "unknown");
+  EXPECT_EQ(b.snapshot().size(), 1u);
+}

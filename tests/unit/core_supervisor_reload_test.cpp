@@ -209,6 +209,36 @@ TEST(supervisor_reload, replace_revives_a_child_in_error) {
   EXPECT_EQ(f.version_of(a->handle()), 2);
 }
 
+TEST(supervisor_reload, a_replaced_child_forgets_the_failures_of_its_predecessor) {
+  auto a = std::make_shared<probe>();
+  fixture f{{}};
+  ASSERT_TRUE(f.apply({step(action::add, "a", holder("a", 1, a, &f.board, 1000))}));
+  ASSERT_TRUE(wait_until([&] { return find(f.board, "a").phase == phase::error; }));
+  EXPECT_EQ(find(f.board, "a").last_error, "cannot start");
+  ASSERT_TRUE(f.apply({step(action::replace, "a", holder("a", 2, a, &f.board))}));
+  ASSERT_TRUE(wait_until([&] { return find(f.board, "a").phase == phase::running; }));
+  EXPECT_EQ(find(f.board, "a").last_error, "");
+  EXPECT_EQ(find(f.board, "a").restarts, 0u);
+}
+
+TEST(supervisor_reload, a_restart_after_a_crash_keeps_the_error_until_a_replace) {
+  auto a = std::make_shared<probe>();
+  fixture f{{}};
+  ASSERT_TRUE(f.apply({step(action::add, "a", holder("a", 1, a, &f.board))}));
+  caf::anon_send(a->handle(), fail_atom::value, std::string{"crash"});
+  ASSERT_TRUE(wait_until([&] { return a->started().size() == 2; }));
+  auto restarted = find(f.board, "a");
+  EXPECT_EQ(restarted.phase, phase::running);
+  EXPECT_EQ(restarted.last_error, "crash") << "why it restarted stays visible";
+  EXPECT_EQ(restarted.restarts, 1u);
+  ASSERT_TRUE(f.apply({step(action::replace, "a", holder("a", 2, a, &f.board))}));
+  EXPECT_EQ(f.version_of(a->handle()), 2);
+  auto replaced = find(f.board, "a");
+  EXPECT_EQ(replaced.phase, phase::running);
+  EXPECT_EQ(replaced.last_error, "");
+  EXPECT_EQ(replaced.restarts, 0u);
+}
+
 TEST(supervisor_reload, update_spec_applies_at_the_next_restart_only) {
   fixture f{{}};
   auto a = std::make_shared<probe>();

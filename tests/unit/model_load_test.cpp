@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -138,6 +139,38 @@ TEST(model_load, unknown_fields_warn_by_default_and_fail_when_strict) {
   EXPECT_TRUE(has_diagnostic(strict, "spec.triggers[0].template.openwhisk", 13, 9,
                              "unknown field \"openwhisk\""));
   EXPECT_TRUE(has_errors(strict.diagnostics));
+}
+
+TEST(model_load, unknown_fields_name_the_known_field_they_misspell) {
+  std::string yaml = log_sensor;
+  yaml.replace(yaml.find("eventName"), 9, "eventname");
+  yaml.replace(yaml.find("        log: {}"), 15, "        openwhisk: {}\n        log: {}");
+  yaml.replace(yaml.find("  name: webhook"), 15, "  name: webhook\n  colour: red");
+  auto r = load(yaml);
+  auto [line, column] = position_of(yaml, "eventname");
+  EXPECT_TRUE(has_diagnostic(r, "spec.dependencies[0].eventname", line, column,
+                             R"(unknown field "eventname"; did you mean "eventName"?)",
+                             severity::warning));
+  std::tie(line, column) = position_of(yaml, "openwhisk");
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.openwhisk", line, column,
+                             R"(unknown field "openwhisk"; did you mean "openWhisk"?)",
+                             severity::warning));
+  std::tie(line, column) = position_of(yaml, "colour");
+  EXPECT_TRUE(has_diagnostic(r, "metadata.colour", line, column, R"(unknown field "colour")",
+                             severity::warning));
+  for (const auto& d : r.diagnostics) {
+    if (d.path == "metadata.colour") {
+      EXPECT_EQ(d.message.find("did you mean"), std::string::npos) << d.message;
+    }
+  }
+
+  std::string typo = log_sensor;
+  typo.replace(typo.find("  dependencies"), 14, "  dependancies");
+  auto t = load(typo);
+  std::tie(line, column) = position_of(typo, "dependancies");
+  EXPECT_TRUE(has_diagnostic(t, "spec.dependancies", line, column,
+                             R"(unknown field "dependancies"; did you mean "dependencies"?)",
+                             severity::warning));
 }
 
 TEST(model_load, argo_fields_ganglion_does_not_run_are_accepted_silently) {

@@ -77,7 +77,11 @@ void listener::open(const std::string& host, std::uint16_t port) {
     acceptor_.listen(asio::socket_base::max_listen_connections, ec);
   if (ec)
     throw server_error(fmt::format("cannot listen on {}: {}", where, ec.message()));
-  port_ = acceptor_.local_endpoint().port();
+  auto bound = acceptor_.local_endpoint(ec);
+  if (ec)
+    throw server_error(fmt::format("cannot listen on {}: {}", where, ec.message()));
+  port_ = bound.port();
+  address_ = describe(bound.address().to_string(), port_);
   accept();
 }
 

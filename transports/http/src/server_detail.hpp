@@ -58,6 +58,8 @@ public:
   bool closed() const noexcept { return closed_.load(); }
   /// The bound port.
   std::uint16_t port() const noexcept { return port_; }
+  /// The bound address, `host:port` (`[v6]:port`).
+  const std::string& address() const noexcept { return address_; }
   /// The TLS identity, when the listener serves HTTPS.
   const std::optional<tls_identity>& tls() const noexcept { return tls_; }
   /// The TLS context, when the listener serves HTTPS.
@@ -91,6 +93,7 @@ private:
   asio::steady_timer retry_timer_;
   std::atomic<bool> closed_{false};
   std::uint16_t port_ = 0;
+  std::string address_;
 
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const route_entry>, std::less<>> routes_;

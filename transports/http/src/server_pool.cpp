@@ -11,6 +11,7 @@ namespace ganglion::http {
 
 struct route::registration {
   std::uint16_t port = 0;
+  std::string address;
   std::function<void()> unregister;
   ~registration() {
     if (unregister)
@@ -30,6 +31,10 @@ void route::reset() noexcept {
 
 std::uint16_t route::port() const noexcept {
   return reg_ ? reg_->port : 0;
+}
+
+std::string route::address() const {
+  return reg_ ? reg_->address : std::string{};
 }
 
 route::operator bool() const noexcept {
@@ -126,6 +131,7 @@ route server_pool::add_route(const std::string& host, std::uint16_t port, const 
 
   auto reg = std::make_unique<route::registration>();
   reg->port = l->port();
+  reg->address = l->address();
   reg->unregister = [pool = std::weak_ptr<impl>(impl_), where, path] {
     if (auto alive = pool.lock())
       alive->remove(where, path);

@@ -5,8 +5,9 @@
 #include <charconv>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
-#include "ganglion/http/internal/webhook_data.hpp"
+#include "ganglion/http/webhook_event.hpp"
 
 namespace ganglion::http {
 
@@ -95,29 +96,10 @@ std::optional<core::event> to_event(const endpoint_state& state, request&& req,
     return std::nullopt;
   }
 
-  std::string body;
-  if (req.method == "GET") {
-    body = detail::query_to_json(req.query);
-  } else if (detail::is_form_content_type(req.header("Content-Type"))) {
-    body = detail::query_to_json(req.body);
-  } else {
-    std::string error;
-    auto minified = detail::validate_json(req.body, error);
-    if (!minified) {
-      reply(refuse(state, 400, "bad_request", "the request body is not valid JSON: " + error));
-      return std::nullopt;
-    }
-    body = std::move(*minified);
-  }
-
-  core::event e;
-  e.id = core::new_event_id();
-  e.source = state.event_source;
-  e.type = "webhook";
-  e.subject = state.event_name;
-  e.time = core::now_rfc3339();
-  e.data = detail::webhook_event_data(detail::headers_to_json(req.headers, true), body,
-                                      state.metadata);
+  std::string error;
+  auto e = webhook_event(state.event_source, state.event_name, req, state.metadata, error);
+  if (!e)
+    reply(refuse(state, 400, "bad_request", "the request body is not valid JSON: " + error));
   return e;
 }
 
@@ -230,12 +212,15 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
     options.tls = tls_identity{read_secret(ctx, *spec.server_cert_secret),
                                read_secret(ctx, *spec.server_key_secret)};
 
+  auto scheme = options.tls ? "https" : "http";
   try {
     auto r = servers.add_route(bind_host, port, spec.endpoint,
                                [state](request&& req, responder reply) {
                                  handle(state, std::move(req), std::move(reply));
                                },
                                std::move(options));
+    spdlog::info("webhook source {}/{}: listening on {}://{}{}", ctx.event_source_name,
+                 ctx.event_name, scheme, r.address(), spec.endpoint);
     return std::make_unique<webhook_source>(std::move(r));
   } catch (const server_error& e) {
     throw core::source_error(e.what());

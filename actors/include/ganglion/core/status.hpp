@@ -47,6 +47,9 @@ public:
   void set(const std::string& kind, const std::string& name, phase p, const std::string& error = {});
   /// Counts one restart.
   void count_restart(const std::string& kind, const std::string& name);
+  /// Forgets the last error and the restarts of a component whose new version starts (added or
+  /// replaced by a reload), so that they describe that version only.
+  void clear_failures(const std::string& kind, const std::string& name);
   /// Removes a component.
   void remove(const std::string& kind, const std::string& name);
   /// All components, ordered by kind then name.

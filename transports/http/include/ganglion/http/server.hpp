@@ -137,6 +137,10 @@ public:
   /// The port the route listens on (the bound port when 0 was asked for).
   std::uint16_t port() const noexcept;
 
+  /// The address its listener is bound to: `127.0.0.1:12000`, `[::1]:12000`; empty when the
+  /// handle is empty.
+  std::string address() const;
+
   /// True while registered.
   explicit operator bool() const noexcept;
 

@@ -1,0 +1,32 @@
+#include "ganglion/http/webhook_event.hpp"
+
+#include "ganglion/http/internal/webhook_data.hpp"
+
+namespace ganglion::http {
+
+std::optional<core::event> webhook_event(const std::string& event_source,
+                                         const std::string& event_name, const request& req,
+                                         const std::map<std::string, std::string>& metadata,
+                                         std::string& error) {
+  std::string body;
+  if (req.method == "GET") {
+    body = detail::query_to_json(req.query);
+  } else if (detail::is_form_content_type(req.header("Content-Type"))) {
+    body = detail::query_to_json(req.body);
+  } else {
+    auto minified = detail::validate_json(req.body, error);
+    if (!minified)
+      return std::nullopt;
+    body = std::move(*minified);
+  }
+  core::event e;
+  e.id = core::new_event_id();
+  e.source = event_source;
+  e.type = "webhook";
+  e.subject = event_name;
+  e.time = core::now_rfc3339();
+  e.data = detail::webhook_event_data(detail::headers_to_json(req.headers, true), body, metadata);
+  return e;
+}
+
+} // namespace ganglion::http
