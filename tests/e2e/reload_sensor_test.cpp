@@ -1,5 +1,6 @@
 // Hot reload of a sensor that changed: what it keeps and what it drops.
 
+#include "eventually.hpp"
 #include "reload_support.hpp"
 
 using namespace ganglion;
@@ -60,4 +61,72 @@ TEST(e2e_reload, a_changed_sensor_keeps_the_join_state_of_its_unchanged_dependen
   EXPECT_NE(engine.output().find("sensor pair reloaded: 1 stored join event(s) kept"),
             std::string::npos)
     << engine.output();
+}
+
+namespace {
+
+/// The issue's reproduction: webhook `hooks/a`, sensor `one` with trigger `t` (log); the
+/// reload appends `t2`. `triggers` is the list under `triggers:`.
+std::string one_sensor(std::uint16_t port, const std::string& triggers) {
+  return e2e::webhook_source("hooks", port, {"a"}) + R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: one
+spec:
+  dependencies:
+    - name: a
+      eventSourceName: hooks
+      eventName: a
+  triggers:
+)" + triggers;
+}
+
+/// Applies a sensor with a trigger added, by `how`, and checks the process lives and both fire.
+void add_a_trigger_by(const std::string& how) {
+  auto port = test::free_port();
+  reloading_engine engine{manifest_set{port, "http://127.0.0.1:9"}, how == "watch"};
+  const std::string t = "    - template: {name: t, log: {}}\n";
+  engine.write(one_sensor(port, t));
+  test::http_response r;
+  if (how == "watch") {
+    ASSERT_TRUE(engine.wait_reloads(1)) << engine.output();
+  } else {
+    r = test::http_request("POST", engine.admin_url("/v1/reload"));
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+  std::this_thread::sleep_for(300ms);
+  auto before = engine.reloads();
+  engine.write(one_sensor(port, t + "    - template: {name: t2, log: {}}\n"));
+  if (how == "post") {
+    r = test::http_request("POST", engine.admin_url("/v1/reload"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_NE(r.body.find("sensor/one"), std::string::npos) << r.body;
+  } else if (how == "sighup") {
+    engine.process().signal(SIGHUP);
+  }
+  ASSERT_TRUE(engine.wait_reloads(before + 1)) << engine.output();
+  ASSERT_EQ(post_v(port, "a", "x").status, 200) << engine.output();
+  ASSERT_TRUE(test::eventually([&] {
+    auto out = engine.output();
+    return out.find("log trigger one/t2 fired") != std::string::npos
+           && out.find("log trigger one/t fired") != std::string::npos;
+  })) << engine.output();
+  EXPECT_TRUE(engine.process().running()) << engine.output();
+}
+
+} // namespace
+
+// Adding a trigger by a reload crashed the engine (SIGSEGV) before the trigger bookkeeping
+// moved ahead of the new trigger's start.
+TEST(e2e_reload, adding_a_trigger_by_post_v1_reload_keeps_the_process_alive) {
+  add_a_trigger_by("post");
+}
+
+TEST(e2e_reload, adding_a_trigger_by_sighup_keeps_the_process_alive) {
+  add_a_trigger_by("sighup");
+}
+
+TEST(e2e_reload, adding_a_trigger_by_a_file_edit_keeps_the_process_alive) {
+  add_a_trigger_by("watch");
 }
