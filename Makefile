@@ -52,9 +52,9 @@ run: build
 	@echo
 	@echo "  curl -sS -X POST -H 'Content-Type: application/json' -d '{\"message\":\"hello\"}' http://127.0.0.1:12000/example"
 	@echo
-	@echo "(status: curl -sS http://127.0.0.1:9090/v1/status   metrics: curl -sS http://127.0.0.1:9090/metrics)"
+	@echo "(status: curl -sS http://127.0.0.1:8081/v1/status   metrics: curl -sS http://127.0.0.1:8081/metrics)"
 	@echo
-	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:9090 --webhook-host 127.0.0.1 --data-dir $(BUILD)/quickstart-data
+	$(BUILD)/ganglion run -f examples/quickstart --admin 127.0.0.1:8081 --webhook-host 127.0.0.1 --data-dir $(BUILD)/quickstart-data
 
 ## soak: the durable bus's crash test at scale: 100,000 events, three kill -9 (~10 min)
 .PHONY: soak
