@@ -76,8 +76,8 @@ std::optional<child_spec> engine::impl::source_child(
   const auto& es = *manifest;
   auto status_name = es.metadata.name + "/" + name;
   if (const auto* r = refusal_of("source", status_name)) {
-    status.set("source", status_name, phase::error, r->why.to_string());
-    spdlog::error("source {} will not run: {}", status_name, r->why.to_string());
+    status.set("source", status_name, phase::error, r->text());
+    spdlog::error("source {} will not run: {}", status_name, r->text());
     return std::nullopt;
   }
   auto factory = sources.find(type);
@@ -113,8 +113,8 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
                                                         const dsl::trigger& t) {
   auto status_name = sensor.metadata.name + "/" + t.template_.name;
   if (const auto* r = refusal_of("trigger", status_name)) {
-    status.set("trigger", status_name, phase::error, r->why.to_string());
-    spdlog::error("trigger {} will not run: {}", status_name, r->why.to_string());
+    status.set("trigger", status_name, phase::error, r->text());
+    spdlog::error("trigger {} will not run: {}", status_name, r->text());
     return std::nullopt;
   }
   const auto& types = t.template_.action_types;

@@ -146,6 +146,12 @@ std::vector<refusal> check_runnability(const std::vector<dsl::document>& documen
   return std::move(b.out);
 }
 
+std::string refusal::text() const {
+  auto plain = why;
+  plain.level = dsl::severity::error;
+  return plain.to_string();
+}
+
 std::string runnability_summary(const std::vector<refusal>& refusals) {
   std::size_t sources = 0;
   std::size_t triggers = 0;

@@ -28,6 +28,10 @@ struct refusal {
   std::string name; ///< `<eventsource>/<event>` or `<sensor>/<trigger>`, as in /v1/status
   /// Where and why, e.g. `a.yaml:12:9: spec.triggers[0].template.k8s: not run by ganglion yet …`.
   dsl::diagnostic why;
+
+  /// What `run` shows (log, /v1/status): `file:line:col: path: message`, without the
+  /// `warning:` that `validate` prints.
+  std::string text() const;
 };
 
 /// Every object of `documents` that `run` will not run, found without starting anything: kinds
