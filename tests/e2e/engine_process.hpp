@@ -98,6 +98,18 @@ spec:
                      name, triggers);
 }
 
+/// A k8s trigger named `name` (a kind ganglion does not run yet), as an item of `triggers:`.
+inline std::string k8s_trigger(const std::string& name) {
+  return fmt::format(R"(    - template:
+        name: {}
+        k8s:
+          operation: create
+          source:
+            resource: {{apiVersion: v1, kind: ConfigMap, metadata: {{generateName: x-}}}}
+)",
+                     name);
+}
+
 /// POSTs a JSON body to the webhook at 127.0.0.1:<port>/<endpoint>.
 inline test::http_response post(std::uint16_t port, const std::string& endpoint,
                                 const std::string& body, std::vector<std::string> headers = {}) {

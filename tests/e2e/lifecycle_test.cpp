@@ -115,17 +115,7 @@ TEST(e2e_lifecycle, in_memory_with_a_data_dir_is_a_usage_error) {
 TEST(e2e_lifecycle, a_trigger_type_that_cannot_run_is_reported_and_its_siblings_fire) {
   test::http_sink sink;
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(fmt::format(R"(    - template:
-        name: workflow
-        k8s:
-          operation: create
-          source:
-            resource:
-              apiVersion: v1
-              kind: ConfigMap
-              metadata:
-                generateName: x-
-    - template:
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(e2e::k8s_trigger("workflow") + fmt::format(R"(    - template:
         name: notify
         http:
           url: {}

@@ -229,17 +229,7 @@ TEST(e2e_reload, a_changed_event_restarts_on_the_same_port) {
 TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
   test::http_sink occupant; // holds the port the webhook first asks for
   auto port = test::free_port();
-  const std::string unsupported = R"(    - template:
-        name: t
-        k8s:
-          operation: create
-          source:
-            resource:
-              apiVersion: v1
-              kind: ConfigMap
-              metadata:
-                generateName: x-
-)";
+  const std::string unsupported = e2e::k8s_trigger("t");
   const std::string log = "    - template:\n        name: t\n        log: {}\n";
   e2e::engine_process engine{e2e::webhook_source("hooks", occupant.port(), {"example"})
                                + e2e::hook_sensor(unsupported),

@@ -15,16 +15,8 @@ namespace {
 
 /// A sensor on hooks/example whose first trigger is a k8s trigger and whose second logs.
 std::string k8s_sensor() {
-  return e2e::hook_sensor(R"(    - template:
-        name: workflow
-        k8s:
-          operation: create
-          source:
-            resource: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: x-}}
-    - template:
-        name: audit
-        log: {}
-)");
+  return e2e::hook_sensor(e2e::k8s_trigger("workflow")
+                         + "    - template:\n        name: audit\n        log: {}\n");
 }
 
 /// An EventSource of a kind ganglion does not run yet.
@@ -163,20 +155,8 @@ TEST(e2e_runnability, two_event_sources_on_one_port_and_path_are_a_located_clash
 
 TEST(e2e_runnability, a_filter_expression_the_source_does_not_evaluate_is_refused_up_front) {
   auto port = test::free_port();
-  auto manifests = fmt::format(R"(apiVersion: argoproj.io/v1alpha1
-kind: EventSource
-metadata:
-  name: hooks
-spec:
-  webhook:
-    example:
-      port: "{}"
-      endpoint: /example
-      method: POST
-      filter:
-        expression: "body.a == 1"
-)",
-                               port);
+  auto manifests = e2e::webhook_source("hooks", port, {"example"},
+                                       "      filter:\n        expression: \"body.a == 1\"\n");
   auto dir = test::temp_dir();
   test::write_file(dir + "/m.yaml", manifests);
   auto v = validate({"-f", dir + "/m.yaml"});
@@ -197,19 +177,8 @@ spec:
 
 TEST(e2e_runnability, a_secret_without_secrets_dir_is_reported_and_refused_and_runs_with_one) {
   auto port = test::free_port();
-  auto manifests = fmt::format(R"(apiVersion: argoproj.io/v1alpha1
-kind: EventSource
-metadata:
-  name: hooks
-spec:
-  webhook:
-    example:
-      port: "{}"
-      endpoint: /example
-      method: POST
-      authSecret: {{name: webhook-auth, key: token}}
-)",
-                               port);
+  auto manifests = e2e::webhook_source("hooks", port, {"example"},
+                                       "      authSecret: {name: webhook-auth, key: token}\n");
   auto dir = test::temp_dir();
   test::write_file(dir + "/m.yaml", manifests);
   auto v = validate({"-f", dir + "/m.yaml"});
