@@ -4,7 +4,7 @@ GENERATOR  ?= Ninja
 BUILD_TYPE ?= RelWithDebInfo
 JOBS       ?= $(shell nproc)
 
-# Debian 12 packages the build and the tests need (see ../shared/notes/deps.md).
+# Debian 12 packages the build and the tests need; cmake/dependencies.cmake finds each.
 PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
   libcaf-dev libsimdjson-dev libconcurrentqueue-dev libyaml-cpp-dev libre2-dev \
   libboost1.81-dev libcurl4-openssl-dev libssl-dev libspdlog-dev libfmt-dev libcli11-dev \

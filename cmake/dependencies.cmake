@@ -1,4 +1,4 @@
-# Every third-party library comes from a Debian 12 package; see ../shared/notes/deps.md.
+# Every third-party library comes from a Debian 12 package (the list: Makefile PACKAGES).
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 
