@@ -21,6 +21,7 @@
 #include "ganglion/core/engine.hpp"
 #include "sensor_actor.hpp"
 #include "sensor_ledger.hpp"
+#include "source_events.hpp"
 #include "trigger_actor.hpp"
 #include "work_tracker.hpp"
 
@@ -57,7 +58,7 @@ struct engine::impl {
   std::vector<refusal> refused;
   mutable std::mutex refusals_mutex;
 
-  /// Recomputes `refused` for the manifest set `documents` and logs it.
+  /// Recomputes `refused` for the manifest set `documents`.
   void check(const std::vector<dsl::document>& documents);
   /// The refusal of component (kind, name); nullptr when it may run.
   const refusal* refusal_of(const std::string& kind, const std::string& name) const;
@@ -105,7 +106,5 @@ struct engine::impl {
   void diff_sensors(reload_draft& draft);
 };
 
-/// The (type, name) of every event of an EventSource.
-std::vector<std::pair<std::string, std::string>> source_events(const dsl::event_source& es);
 
 } // namespace ganglion::core

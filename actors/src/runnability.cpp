@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "engine_impl.hpp"
+#include "source_events.hpp"
 
 namespace ganglion::core {
 

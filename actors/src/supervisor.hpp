@@ -38,9 +38,9 @@ struct child_spec {
 /// Restart logic for the children of one actor: a failed child is restarted after an
 /// exponential backoff (its status keeps the last error and counts the restart); after
 /// `max_failures` failures within `window` it stays in phase Error with its last error, and its
-/// siblings keep running. A child added or replaced starts with no error and no restarts. Children are addressed by index (stable
-/// for the child's life, also across replace) or by (kind, name); a hot reload removes,
-/// replaces or re-specs them one by one.
+/// siblings keep running. A child added or replaced starts with no error and no restarts.
+/// Children are addressed by index (stable for the child's life, also across replace) or by
+/// (kind, name); a hot reload removes, replaces or re-specs them one by one.
 class child_supervisor {
 public:
   /// Called when a remove or replace has taken effect.
