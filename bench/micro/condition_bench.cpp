@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "ganglion/dsl/condition.hpp"
+#include "ganglion/dsl/expr/condition.hpp"
 
 namespace ganglion::bench {
 namespace {

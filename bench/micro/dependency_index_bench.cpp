@@ -24,8 +24,8 @@
 
 #include "fixtures.hpp"
 #include "ganglion/core/metrics.hpp"
-#include "route_index.hpp"
-#include "sensor_core.hpp"
+#include "bus/route_index.hpp"
+#include "sensor/sensor_core.hpp"
 
 namespace ganglion::bench {
 namespace {

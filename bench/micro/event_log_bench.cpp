@@ -23,10 +23,10 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "event_log.hpp"
-#include "event_log_segment.hpp"
+#include "storage/event_log.hpp"
+#include "storage/event_log_segment.hpp"
 #include "fixtures.hpp"
-#include "storage_io.hpp"
+#include "storage/storage_io.hpp"
 
 namespace ganglion::bench {
 namespace {

@@ -5,10 +5,10 @@
 #include <benchmark/benchmark.h>
 
 #include "fixtures.hpp"
-#include "ganglion/dsl/internal/expr_filter.hpp"
-#include "ganglion/dsl/internal/filter_eval.hpp"
-#include "ganglion/dsl/internal/lua_script.hpp"
-#include "ganglion/dsl/internal/time_filter.hpp"
+#include "ganglion/dsl/filter/expr_filter.hpp"
+#include "ganglion/dsl/filter/filter_eval.hpp"
+#include "ganglion/dsl/script/lua_script.hpp"
+#include "ganglion/dsl/filter/time_filter.hpp"
 
 namespace ganglion::bench {
 namespace {

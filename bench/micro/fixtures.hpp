@@ -18,7 +18,7 @@
 #include <simdjson.h>
 
 #include "ganglion/core/event.hpp"
-#include "ganglion/dsl/internal/event_view.hpp"
+#include "ganglion/dsl/filter/event_view.hpp"
 #include "ganglion/dsl/model.hpp"
 
 namespace ganglion::bench {

@@ -20,11 +20,11 @@
 #include <caf/all.hpp>
 #include <concurrentqueue/concurrentqueue.h>
 
-#include "embedded_bus.hpp"
+#include "bus/embedded_bus.hpp"
 #include "fixtures.hpp"
 #include "ganglion/core/metrics.hpp"
-#include "messages.hpp"
-#include "work_tracker.hpp"
+#include "engine/messages.hpp"
+#include "engine/work_tracker.hpp"
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(ganglion::core::event_ptr)
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "ganglion/dsl/internal/go_template.hpp"
-#include "ganglion/dsl/internal/parameters.hpp"
+#include "ganglion/dsl/tmpl/go_template.hpp"
+#include "ganglion/dsl/params/parameters.hpp"
 
 namespace ganglion::bench {
 namespace {

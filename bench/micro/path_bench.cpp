@@ -4,8 +4,8 @@
 #include <benchmark/benchmark.h>
 
 #include "fixtures.hpp"
-#include "ganglion/dsl/internal/json_eval.hpp"
-#include "ganglion/dsl/json_path.hpp"
+#include "ganglion/dsl/path/json_eval.hpp"
+#include "ganglion/dsl/path/json_path.hpp"
 
 namespace ganglion::bench {
 namespace {

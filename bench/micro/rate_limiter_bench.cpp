@@ -9,7 +9,7 @@
 
 #include <chrono>
 
-#include "delivery_policy.hpp"
+#include "trigger/delivery_policy.hpp"
 #include "fixtures.hpp"
 
 namespace ganglion::bench {

@@ -9,7 +9,7 @@
 
 #include "fixtures.hpp"
 #include "ganglion/core/metrics.hpp"
-#include "sensor_core.hpp"
+#include "sensor/sensor_core.hpp"
 
 namespace ganglion::bench {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/condition.hpp"
+#include "ganglion/dsl/expr/condition.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -10,7 +10,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/expr.hpp"
+#include "ganglion/dsl/expr/expr.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace ganglion::dsl;

@@ -8,8 +8,8 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/json_eval.hpp"
-#include "ganglion/dsl/json_path.hpp"
+#include "ganglion/dsl/path/json_eval.hpp"
+#include "ganglion/dsl/path/json_path.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);

@@ -8,7 +8,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/go_template.hpp"
+#include "ganglion/dsl/tmpl/go_template.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static simdjson::dom::parser parser;

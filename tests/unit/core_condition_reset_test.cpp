@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "condition_reset.hpp"
+#include "sensor/condition_reset.hpp"
 
 using namespace ganglion;
 using namespace std::chrono;

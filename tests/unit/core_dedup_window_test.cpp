@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "dedup_window.hpp"
+#include "sensor/dedup_window.hpp"
 
 namespace ganglion::core {
 namespace {

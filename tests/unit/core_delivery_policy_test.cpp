@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "delivery_policy.hpp"
+#include "trigger/delivery_policy.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;

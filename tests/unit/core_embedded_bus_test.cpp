@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "embedded_bus.hpp"
-#include "messages.hpp"
+#include "bus/embedded_bus.hpp"
+#include "engine/messages.hpp"
 
 using namespace ganglion::core;
 using namespace std::chrono_literals;

@@ -8,7 +8,7 @@
 
 #include "core_event_log_support.hpp"
 #include "ganglion/core/event_codec.hpp"
-#include "event_log_segment.hpp"
+#include "storage/event_log_segment.hpp"
 #include "files.hpp"
 
 namespace ganglion::core {

@@ -14,7 +14,7 @@
 
 #include <gtest/gtest.h>
 
-#include "event_log.hpp"
+#include "storage/event_log.hpp"
 
 namespace ganglion::core::testing {
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "explain_log.hpp"
+#include "engine/explain_log.hpp"
 
 namespace ganglion::core {
 namespace {

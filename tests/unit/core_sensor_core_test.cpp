@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sensor_core.hpp"
+#include "sensor/sensor_core.hpp"
 
 using namespace ganglion;
 using core::event_ptr;

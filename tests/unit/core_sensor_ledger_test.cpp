@@ -5,9 +5,9 @@
 
 #include <future>
 
-#include "cursor_board.hpp"
+#include "storage/cursor_board.hpp"
 #include "files.hpp"
-#include "sensor_ledger.hpp"
+#include "sensor/sensor_ledger.hpp"
 
 namespace ganglion::core {
 namespace {

@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "files.hpp"
-#include "sensor_store.hpp"
+#include "storage/sensor_store.hpp"
 
 namespace ganglion::core {
 namespace {

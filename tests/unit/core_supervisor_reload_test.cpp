@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "engine_root.hpp"
-#include "messages.hpp"
+#include "engine/engine_root.hpp"
+#include "engine/messages.hpp"
 
 using namespace ganglion::core;
 using namespace std::chrono_literals;

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "messages.hpp"
-#include "supervisor.hpp"
+#include "engine/messages.hpp"
+#include "engine/supervisor.hpp"
 
 using namespace ganglion::core;
 using namespace std::chrono_literals;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ganglion/dsl/internal/codec.hpp"
+#include "ganglion/dsl/go/codec.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/condition.hpp"
+#include "ganglion/dsl/expr/condition.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/filter_eval.hpp"
+#include "ganglion/dsl/filter/filter_eval.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/json_path.hpp"
+#include "ganglion/dsl/path/json_path.hpp"
 
 namespace {
 

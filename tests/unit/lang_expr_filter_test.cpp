@@ -5,7 +5,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/expr_filter.hpp"
+#include "ganglion/dsl/filter/expr_filter.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/expr.hpp"
+#include "ganglion/dsl/expr/expr.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ganglion/dsl/internal/go_json.hpp"
+#include "ganglion/dsl/go/go_json.hpp"
 
 using namespace ganglion::dsl;
 

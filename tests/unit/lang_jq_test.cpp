@@ -7,7 +7,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/jq_transform.hpp"
+#include "ganglion/dsl/script/jq_transform.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/json_eval.hpp"
-#include "ganglion/dsl/json_path.hpp"
+#include "ganglion/dsl/path/json_eval.hpp"
+#include "ganglion/dsl/path/json_path.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/lua_script.hpp"
+#include "ganglion/dsl/script/lua_script.hpp"
 
 namespace {
 

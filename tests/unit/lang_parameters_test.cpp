@@ -9,7 +9,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/parameters.hpp"
+#include "ganglion/dsl/params/parameters.hpp"
 
 namespace {
 

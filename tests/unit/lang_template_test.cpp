@@ -7,7 +7,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/go_template.hpp"
+#include "ganglion/dsl/tmpl/go_template.hpp"
 
 namespace {
 

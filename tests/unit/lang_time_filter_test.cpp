@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/internal/time_filter.hpp"
+#include "ganglion/dsl/filter/time_filter.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/internal/trigger_parameters.hpp"
+#include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "http_request_spec.hpp"
 
 namespace ganglion::http {

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <vector>
 
-#include "ganglion/dsl/internal/go_json.hpp"
+#include "ganglion/dsl/go/go_json.hpp"
 
 namespace ganglion::http::detail {
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "ganglion/dsl/internal/codec.hpp"
-#include "ganglion/dsl/internal/go_json.hpp"
+#include "ganglion/dsl/go/codec.hpp"
+#include "ganglion/dsl/go/go_json.hpp"
 
 namespace ganglion::kafka::detail {
 

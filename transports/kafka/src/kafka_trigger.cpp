@@ -7,7 +7,7 @@
 
 #include "client_config.hpp"
 #include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/internal/trigger_parameters.hpp"
+#include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "message_spec.hpp"
 #include "trigger_producer.hpp"

@@ -1,7 +1,7 @@
 #include "event_data.hpp"
 
-#include "ganglion/dsl/internal/codec.hpp"
-#include "ganglion/dsl/internal/go_json.hpp"
+#include "ganglion/dsl/go/codec.hpp"
+#include "ganglion/dsl/go/go_json.hpp"
 
 namespace ganglion::nats {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "ganglion/dsl/internal/expr.hpp"
+#include "ganglion/dsl/expr/expr.hpp"
 
 namespace ganglion::nats {
 

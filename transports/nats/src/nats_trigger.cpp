@@ -9,7 +9,7 @@
 
 #include "connection.hpp"
 #include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/internal/trigger_parameters.hpp"
+#include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "publisher.hpp"
 

@@ -3,7 +3,7 @@
 // Not installed: exposes dsl::event_view (simdjson).
 
 #include "ganglion/core/event.hpp"
-#include "ganglion/dsl/internal/event_view.hpp"
+#include "ganglion/dsl/filter/event_view.hpp"
 
 namespace ganglion::core {
 

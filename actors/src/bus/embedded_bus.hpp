@@ -1,0 +1,101 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/all.hpp>
+#include <concurrentqueue/concurrentqueue.h>
+
+#include "ganglion/core/bus.hpp"
+#include "ganglion/core/metrics.hpp"
+#include "bus/route_index.hpp"
+#include "engine/work_tracker.hpp"
+
+namespace ganglion::core {
+
+class event_log;
+
+/// The embedded bus. Bounded by the number of events alive in the engine: an event counts
+/// from its accepted publish until the last sensor, join and trigger lets go of it, so a slow
+/// trigger pushes back to the sources (publish → saturated) instead of losing events. With a
+/// log, an event is written to it (durably under its fsync policy) before it is accepted and
+/// delivered; without one, events live in memory only.
+class embedded_bus : public bus_publisher {
+public:
+  /// `capacity`: events alive at once; `work` counts events not yet processed by sensors;
+  /// `log`: where accepted events are written first (null: in memory only).
+  embedded_bus(std::size_t capacity, metrics_registry& metrics, std::shared_ptr<work_tracker> work,
+               std::shared_ptr<event_log> log = nullptr);
+
+  void publish(event&& e, publish_done done) override;
+
+  /// Publishes and waits for the outcome (tests and benchmarks).
+  publish_status publish(event&& e);
+
+  /// The log events are written to, or null.
+  const std::shared_ptr<event_log>& log() const noexcept { return log_; }
+
+  /// Sets the actor that drains the queue (on start and after a restart).
+  void set_dispatcher(caf::actor dispatcher);
+
+  /// Routes events of (source, subject) to `subscriber`.
+  void subscribe(const std::string& source, const std::string& subject, caf::actor subscriber);
+
+  /// Removes every route to the actor with address `subscriber`.
+  void unsubscribe(const caf::actor_addr& subscriber);
+
+  /// Removes the route of (source, subject) to the actor with address `subscriber`.
+  void unsubscribe(const std::string& source, const std::string& subject,
+                   const caf::actor_addr& subscriber);
+
+  /// Refuses every later publish.
+  void close() noexcept { closed_.store(true); }
+
+  /// Moves queued events to their subscribers in batches (called by the dispatcher actor).
+  void drain(caf::event_based_actor* self);
+
+  /// Events alive in the engine.
+  std::size_t live() const noexcept { return live_->load(); }
+
+  /// Events accepted and not yet handed to sensors.
+  std::size_t queued() const noexcept { return queue_.size_approx(); }
+
+private:
+  using route_table = route_index<caf::actor>;
+
+  /// Queues an accepted event (already counted in live_) for the dispatcher.
+  void enqueue(event&& e);
+
+  std::size_t capacity_;
+  std::shared_ptr<std::atomic<std::size_t>> live_;
+  std::shared_ptr<work_tracker> work_;
+  std::shared_ptr<event_log> log_;
+  std::atomic<bool> closed_{false};
+  std::atomic<bool> wake_pending_{false};
+  /// An accepted event and its place in the order of publishes.
+  struct sequenced_event {
+    std::uint64_t sequence = 0;
+    event_ptr event;
+  };
+
+  moodycamel::ConcurrentQueue<sequenced_event> queue_;
+  std::atomic<std::uint64_t> next_sequence_{0};
+  /// What one drain took from the queue (dispatcher only).
+  std::vector<sequenced_event> drained_;
+  std::mutex mutex_;
+  caf::actor dispatcher_;
+  route_table routes_; ///< guarded by mutex_
+  counter& accepted_;
+  counter& saturated_;
+  counter& failed_;
+  counter& unrouted_;
+};
+
+/// The bus actor: drains the embedded bus when woken.
+caf::behavior bus_dispatcher(caf::event_based_actor* self, std::shared_ptr<embedded_bus> bus);
+
+} // namespace ganglion::core

@@ -1,0 +1,400 @@
+#include "ganglion/core/engine.hpp"
+
+#include <atomic>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <caf/all.hpp>
+#include <spdlog/spdlog.h>
+
+#include "engine/engine_impl.hpp"
+#include "sensor/sensor_actor.hpp"
+#include "source/source_actor.hpp"
+
+namespace ganglion::core {
+
+namespace {
+
+void warn_unexecuted(const std::string& name, const dsl::trigger& t, bool durable) {
+  if (t.policy && t.policy->k8s)
+    spdlog::warn("trigger {}: policy.k8s is not executed yet and is ignored", name);
+  if (t.at_least_once && !durable)
+    spdlog::info("trigger {}: atLeastOnce: the embedded bus keeps each event until the trigger "
+                 "(its retries and dead-letter trigger included) finished; without --data-dir "
+                 "it is held in memory, so a crash loses it",
+                 name);
+}
+
+} // namespace
+
+void engine::impl::check(const std::vector<dsl::document>& documents) {
+  runnability_context cx;
+  cx.sources = &sources;
+  cx.triggers = &triggers;
+  cx.filter_expression_sources = options.filter_expression_sources;
+  cx.secrets_dir = options.secrets_dir;
+  auto found = check_runnability(documents, cx);
+  std::lock_guard guard{refusals_mutex};
+  refused = std::move(found);
+}
+
+const refusal* engine::impl::refusal_of(const std::string& kind, const std::string& name) const {
+  std::lock_guard guard{refusals_mutex};
+  for (const auto& r : refused)
+    if (r.kind == kind && r.name == name)
+      return &r;
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> source_events(const dsl::event_source& es) {
+  std::vector<std::pair<std::string, std::string>> events;
+  for (const auto& [name, spec] : es.spec.webhook)
+    events.emplace_back("webhook", name);
+  for (const auto& [name, spec] : es.spec.calendar)
+    events.emplace_back("calendar", name);
+  for (const auto& [name, spec] : es.spec.kafka)
+    events.emplace_back("kafka", name);
+  for (const auto& [name, spec] : es.spec.nats)
+    events.emplace_back("nats", name);
+  for (const auto& u : es.spec.unmodelled)
+    events.emplace_back(u.type, u.name);
+  return events;
+}
+
+void engine::impl::plan_sources(const dsl::event_source& es, root_plan& plan) {
+  auto manifest = std::make_shared<const dsl::event_source>(es);
+  event_sources.push_back(manifest);
+  for (const auto& [type, name] : source_events(es))
+    if (auto spec = source_child(manifest, type, name))
+      plan.children.push_back(std::move(*spec));
+}
+
+std::optional<child_spec> engine::impl::source_child(
+  const std::shared_ptr<const dsl::event_source>& manifest, const std::string& type,
+  const std::string& name) {
+  const auto& es = *manifest;
+  auto status_name = es.metadata.name + "/" + name;
+  if (const auto* r = refusal_of("source", status_name)) {
+    status.set("source", status_name, phase::error, r->text());
+    spdlog::error("source {} will not run: {}", status_name, r->text());
+    return std::nullopt;
+  }
+  auto factory = sources.find(type);
+  if (factory == sources.end()) {
+    status.set("source", status_name, phase::error, type + " event sources are not supported yet");
+    spdlog::error("source {}: {} event sources are not supported yet", status_name, type);
+    return std::nullopt;
+  }
+  source_context ctx;
+  ctx.event_source_name = es.metadata.name;
+  ctx.event_name = name;
+  ctx.type = type;
+  ctx.manifest = manifest.get();
+  ctx.bus = options.remote ? std::static_pointer_cast<bus_publisher>(options.remote)
+                           : std::static_pointer_cast<bus_publisher>(bus);
+  ctx.secrets = secrets;
+  ctx.metrics = &metrics;
+  ownership* owners =
+    options.remote && is_active_passive(type) ? &options.remote->owners() : nullptr;
+  status.set("source", status_name, phase::pending);
+  child_spec spec;
+  spec.kind = "source";
+  spec.name = status_name;
+  // The spec keeps the manifest alive for as long as a source may run from it.
+  spec.spawn = [f = factory->second, ctx, manifest, board = &status, status_name,
+                owners](caf::local_actor* parent) {
+    return parent->spawn<caf::linked>(source_actor, f, ctx, board, status_name, owners);
+  };
+  return spec;
+}
+
+std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& sensor,
+                                                        const dsl::trigger& t) {
+  auto status_name = sensor.metadata.name + "/" + t.template_.name;
+  if (const auto* r = refusal_of("trigger", status_name)) {
+    status.set("trigger", status_name, phase::error, r->text());
+    spdlog::error("trigger {} will not run: {}", status_name, r->text());
+    return std::nullopt;
+  }
+  const auto& types = t.template_.action_types;
+  auto type = types.empty() ? std::string{} : types.front();
+  auto factory = triggers.find(type);
+  if (factory == triggers.end()) {
+    auto why = type.empty() ? std::string{"the trigger has no action"}
+                            : type + " triggers are not supported yet";
+    status.set("trigger", status_name, phase::error, why);
+    spdlog::error("trigger {}: {}", status_name, why);
+    return std::nullopt;
+  }
+  auto make_context = [&](const dsl::trigger& manifest) {
+    trigger_context ctx;
+    ctx.sensor_name = sensor.metadata.name;
+    ctx.manifest = &manifest;
+    ctx.secrets = secrets;
+    ctx.metrics = &metrics;
+    return ctx;
+  };
+  std::optional<executor_setup> dead_letter;
+  try {
+    // A configuration the executor refuses does not heal by restarting: report it at once.
+    factory->second(make_context(t));
+    if (t.dlq_trigger) {
+      const auto& dlq = *t.dlq_trigger;
+      auto dlq_type = dlq.template_.action_types.empty() ? std::string{}
+                                                         : dlq.template_.action_types.front();
+      auto dlq_factory = triggers.find(dlq_type);
+      if (dlq_factory == triggers.end())
+        throw std::runtime_error("dlqTrigger: " + dlq_type + " triggers are not supported yet");
+      dlq_factory->second(make_context(dlq));
+      dead_letter = executor_setup{dlq_factory->second, make_context(dlq)};
+    }
+  } catch (const std::exception& ex) {
+    status.set("trigger", status_name, phase::error, ex.what());
+    spdlog::error("trigger {} cannot run: {}", status_name, ex.what());
+    return std::nullopt;
+  }
+  warn_unexecuted(status_name, t, log != nullptr || options.remote != nullptr);
+  trigger_setup setup;
+  setup.sensor_name = sensor.metadata.name;
+  setup.trigger_name = t.template_.name;
+  setup.factory = factory->second;
+  setup.context.sensor_name = sensor.metadata.name;
+  setup.context.secrets = secrets;
+  setup.context.metrics = &metrics;
+  setup.concurrency = options.trigger_concurrency;
+  setup.dead_letter = std::move(dead_letter);
+  setup.work = work;
+  status.set("trigger", status_name, phase::pending);
+  return setup;
+}
+
+void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
+                               const std::set<std::pair<std::string, std::string>>& provided,
+                               const std::map<std::string, std::string>& fingerprints) {
+  if (auto spec = sensor_child(sensor, provided, fingerprints))
+    plan.children.push_back(std::move(*spec));
+}
+
+std::optional<child_spec> engine::impl::sensor_child(
+  const dsl::sensor& sensor, const std::set<std::pair<std::string, std::string>>& provided,
+  const std::map<std::string, std::string>& fingerprints,
+  std::shared_ptr<const sensor_setup>* built) {
+  const auto& name = sensor.metadata.name;
+  for (const auto& dep : sensor.spec.dependencies)
+    if (!provided.count({dep.event_source_name, dep.event_name}))
+      spdlog::warn("sensor {}: dependency {} waits for {}/{}, which no loaded EventSource "
+                   "provides",
+                   name, dep.name, dep.event_source_name, dep.event_name);
+  std::vector<std::pair<std::string, std::string>> subscriptions;
+  try {
+    subscriptions = sensor_core{sensor}.subscriptions();
+  } catch (const std::exception& ex) {
+    status.set("sensor", name, phase::error, ex.what());
+    spdlog::error("sensor {} cannot run: {}", name, ex.what());
+    return std::nullopt;
+  }
+  if (options.remote) {
+    try {
+      options.remote->prepare(name, subscriptions);
+    } catch (const std::exception& ex) {
+      spdlog::warn("sensor {}: {} (the replica that runs it will try again)", name, ex.what());
+    }
+  }
+  auto manifest = std::make_shared<const dsl::sensor>(sensor);
+  sensor_setup setup;
+  setup.manifest = manifest;
+  setup.bus = bus;
+  setup.work = work;
+  setup.status = &status;
+  setup.metrics = &metrics;
+  setup.policy = policy();
+  setup.matching.dedup_window = options.dedup_window;
+  {
+    // A reconfigured sensor keeps its recent verdicts.
+    std::lock_guard guard{explain_mutex};
+    auto& log = explain_logs[name];
+    if (!log)
+      log = std::make_shared<explain_log>();
+    setup.explain = log;
+  }
+  setup.fingerprints = fingerprints;
+  setup.durable = durability_of(name);
+  setup.remote = options.remote;
+  for (const auto& t : manifest->spec.triggers) {
+    auto trigger = plan_trigger(*manifest, t);
+    if (trigger)
+      trigger->context.manifest = &t;
+    setup.triggers.push_back(std::move(trigger));
+  }
+  status.set("sensor", name, phase::pending);
+  auto shared = std::make_shared<const sensor_setup>(std::move(setup));
+  if (built)
+    *built = shared;
+  child_spec spec;
+  spec.kind = "sensor";
+  spec.name = name;
+  spec.spawn = [shared](caf::local_actor* parent) {
+    return parent->spawn<caf::linked>(sensor_actor, *shared);
+  };
+  // Routes exist from the moment the sensor is spawned — before any source starts — so no
+  // accepted event finds the bus without its subscriber; the mailbox holds it until the
+  // sensor has compiled.
+  if (options.remote)
+    return spec; // the sensor subscribes to the remote bus itself, once this replica owns it
+  spec.on_started = [bus = bus, subscriptions](const caf::actor& handle) {
+    for (const auto& [source, subject] : subscriptions)
+      bus->subscribe(source, subject, handle);
+  };
+  return spec;
+}
+
+void engine::impl::open_log() {
+  const auto& durable = options.durability;
+  auto policy = parse_fsync_policy(durable.fsync);
+  if (!policy)
+    throw std::runtime_error("invalid fsync policy '" + durable.fsync
+                             + "': expected always, interval or never");
+  fsync = *policy;
+  event_log_options log_options;
+  log_options.directory = options.data_dir + "/log";
+  log_options.fsync = fsync;
+  log_options.fsync_interval = durable.fsync_interval;
+  log_options.segment_bytes = durable.segment_bytes;
+  log_options.retention_bytes = durable.retention_bytes;
+  log_options.retention_age = durable.retention_age;
+  log = std::make_shared<event_log>(log_options, &metrics);
+  const auto& recovered = log->recovery();
+  for (const auto& problem : recovered.problems)
+    spdlog::warn("bus log: {}", problem);
+  if (recovered.records == 0)
+    spdlog::info("bus log {}: empty, next sequence {}, fsync {}", log_options.directory,
+                 recovered.next_sequence, durable.fsync);
+  else
+    spdlog::info("bus log {}: {} event(s) on disk (sequences {}..{}), fsync {}",
+                 log_options.directory, recovered.records, recovered.first_sequence,
+                 recovered.next_sequence - 1, durable.fsync);
+  cursors = std::make_shared<cursor_board>(log);
+}
+
+std::shared_ptr<const sensor_durability> engine::impl::durability_of(const std::string& sensor) {
+  if (!log)
+    return nullptr;
+  // Until the sensor has recovered and committed, nothing it may still need is released.
+  cursors->pin(sensor);
+  auto durable = std::make_shared<sensor_durability>();
+  durable->directory = options.data_dir + "/sensors/" + sensor;
+  durable->fsync = fsync;
+  durable->log = log;
+  durable->cursors = cursors;
+  return durable;
+}
+
+engine::engine(engine_options options, source_registry sources, trigger_registry triggers)
+  : impl_(std::make_unique<impl>()) {
+  impl_->options = std::move(options);
+  impl_->sources = std::move(sources);
+  impl_->triggers = std::move(triggers);
+  add_engine_triggers(impl_->triggers);
+  impl_->secrets = std::make_shared<const secret_store>(impl_->options.secrets_dir);
+  auto threads = impl_->options.scheduler_threads;
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency()) - 1;
+  impl_->config.set("scheduler.max-threads", std::max<std::size_t>(1, threads));
+  impl_->system = std::make_unique<caf::actor_system>(impl_->config);
+  if (!impl_->options.data_dir.empty() && !impl_->options.remote)
+    impl_->open_log();
+  impl_->bus = std::make_shared<embedded_bus>(impl_->options.bus_capacity, impl_->metrics,
+                                              impl_->work, impl_->log);
+}
+
+engine::~engine() {
+  stop();
+}
+
+void engine::start(const std::vector<dsl::document>& documents) {
+  auto& d = *impl_;
+  if (d.started)
+    throw std::logic_error("engine already started");
+  d.started = true;
+  d.check(documents);
+  auto plan = std::make_shared<root_plan>();
+  plan->status = &d.status;
+  plan->policy = d.policy();
+  if (d.options.remote) {
+    d.status.set("bus", d.options.remote->kind(), phase::running);
+  } else {
+    d.status.set("bus", "embedded", phase::pending);
+    child_spec bus_spec;
+    bus_spec.kind = "bus";
+    bus_spec.name = "embedded";
+    bus_spec.spawn = [bus = d.bus, board = &d.status](caf::local_actor* parent) {
+      auto handle = parent->spawn<caf::linked>(bus_dispatcher, bus);
+      board->set("bus", "embedded", phase::running);
+      return handle;
+    };
+    plan->children.push_back(std::move(bus_spec));
+  }
+  std::set<std::pair<std::string, std::string>> provided;
+  for (const auto& doc : documents)
+    if (auto es = std::get_if<dsl::event_source>(&doc.body))
+      for (const auto& [type, event] : source_events(*es))
+        provided.emplace(es->metadata.name, event);
+  for (const auto& doc : documents)
+    if (auto s = std::get_if<dsl::sensor>(&doc.body))
+      d.plan_sensor(*s, *plan, provided, doc.fingerprints);
+  for (const auto& doc : documents)
+    if (auto es = std::get_if<dsl::event_source>(&doc.body))
+      d.plan_sources(*es, *plan);
+  d.root = d.system->spawn(engine_root, plan);
+  d.remember(documents);
+  d.planned = true;
+}
+
+void engine::stop() {
+  auto& d = *impl_;
+  if (!d.started || d.stopped)
+    return;
+  d.stopped = true;
+  d.bus->close();
+  auto deadline = std::chrono::steady_clock::now() + d.options.shutdown_grace;
+  while (d.work->pending() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (auto left = d.work->pending(); left > 0)
+    spdlog::warn("shutdown: {} event(s) or firing(s) still in flight after {} ms", left,
+                 d.options.shutdown_grace.count());
+  caf::anon_send_exit(d.root, caf::exit_reason::user_shutdown);
+  d.system->await_all_actors_done();
+  d.root = nullptr;
+  if (d.options.remote)
+    d.options.remote->close(d.options.shutdown_grace);
+  if (d.log)
+    d.log->flush();
+}
+
+status_board& engine::status() noexcept {
+  return impl_->status;
+}
+
+metrics_registry& engine::metrics() noexcept {
+  return impl_->metrics;
+}
+
+std::optional<std::string> engine::explain(const std::string& sensor) const {
+  std::lock_guard guard{impl_->explain_mutex};
+  auto it = impl_->explain_logs.find(sensor);
+  if (it == impl_->explain_logs.end())
+    return std::nullopt;
+  return it->second->to_json(sensor);
+}
+
+std::vector<refusal> engine::refusals() const {
+  std::lock_guard guard{impl_->refusals_mutex};
+  return impl_->refused;
+}
+
+bool engine::ready() const {
+  return impl_->planned && !impl_->stopped && impl_->status.all_sources_running();
+}
+
+} // namespace ganglion::core

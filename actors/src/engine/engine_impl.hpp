@@ -1,0 +1,110 @@
+#pragma once
+
+// The engine's private state, shared by engine.cpp (start, stop) and engine_reload.cpp.
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "storage/cursor_board.hpp"
+#include "bus/embedded_bus.hpp"
+#include "storage/event_log.hpp"
+#include "engine/engine_root.hpp"
+#include "engine/explain_log.hpp"
+#include "ganglion/core/engine.hpp"
+#include "sensor/sensor_actor.hpp"
+#include "sensor/sensor_ledger.hpp"
+#include "engine/source_events.hpp"
+#include "trigger/trigger_actor.hpp"
+#include "engine/work_tracker.hpp"
+
+namespace ganglion::core {
+
+struct reload_draft;
+
+struct engine::impl {
+  engine_options options;
+  source_registry sources;
+  trigger_registry triggers;
+  status_board status;
+  metrics_registry metrics;
+  std::shared_ptr<work_tracker> work = std::make_shared<work_tracker>();
+  std::shared_ptr<const secret_store> secrets;
+  caf::actor_system_config config;
+  std::unique_ptr<caf::actor_system> system;
+  std::shared_ptr<embedded_bus> bus;
+  // durable bus (null in memory)
+  std::shared_ptr<event_log> log;
+  std::shared_ptr<cursor_board> cursors;
+  fsync_policy fsync = fsync_policy::interval;
+  caf::actor root;
+  std::vector<std::shared_ptr<const dsl::event_source>> event_sources;
+  std::map<std::string, std::shared_ptr<explain_log>> explain_logs;
+  bool started = false;
+  bool stopped = false;
+  /// Set once every component is registered in `status`, so that readiness is not judged on
+  /// a half-built plan.
+  std::atomic<bool> planned{false};
+
+  /// What the latest start or reload refused to run (check_runnability), guarded by
+  /// refusals_mutex (admin threads read it).
+  std::vector<refusal> refused;
+  mutable std::mutex refusals_mutex;
+
+  /// Recomputes `refused` for the manifest set `documents`.
+  void check(const std::vector<dsl::document>& documents);
+  /// The refusal of component (kind, name); nullptr when it may run.
+  const refusal* refusal_of(const std::string& kind, const std::string& name) const;
+
+  supervision_policy policy() const {
+    return {options.max_failures, options.failure_window, options.initial_backoff,
+            options.max_backoff};
+  }
+
+  void plan_sources(const dsl::event_source& es, root_plan& plan);
+  void plan_sensor(const dsl::sensor& sensor, root_plan& plan,
+                   const std::set<std::pair<std::string, std::string>>& provided,
+                   const std::map<std::string, std::string>& fingerprints);
+  std::optional<trigger_setup> plan_trigger(const dsl::sensor& sensor, const dsl::trigger& t);
+  /// Opens the data directory's log (durable bus).
+  void open_log();
+  /// Where `sensor` keeps its state on the durable bus; null in memory.
+  std::shared_ptr<const sensor_durability> durability_of(const std::string& sensor);
+
+  // hot reload
+  /// Fingerprints of the running manifests (see dsl::document::fingerprints), by name.
+  std::map<std::string, std::map<std::string, std::string>> running_sources;
+  std::map<std::string, std::map<std::string, std::string>> running_sensors;
+  std::map<std::string, std::string> running_buses;
+  /// One reload at a time.
+  std::mutex reload_mutex;
+  /// Guards explain_logs, which a reload changes while admin threads read them.
+  mutable std::mutex explain_mutex;
+  /// Records the fingerprints of `documents` as the running set.
+  void remember(const std::vector<dsl::document>& documents);
+  /// The child running event `name` of type `type` of `manifest`; nullopt when no source of
+  /// that type is registered (reported in status).
+  std::optional<child_spec> source_child(const std::shared_ptr<const dsl::event_source>& manifest,
+                                         const std::string& type, const std::string& name);
+  /// The child running `sensor` (its setup in `built` when not null); nullopt when it cannot
+  /// run (reported in status).
+  std::optional<child_spec> sensor_child(
+    const dsl::sensor& sensor, const std::set<std::pair<std::string, std::string>>& provided,
+    const std::map<std::string, std::string>& fingerprints,
+    std::shared_ptr<const sensor_setup>* built = nullptr);
+  /// Drops what a removed sensor left behind (durable state); called once it is down.
+  void forget_sensor(const std::string& name);
+  /// The reload steps of the EventSources and Sensors of `draft` (engine_reload.cpp).
+  void diff_sources(reload_draft& draft);
+  void diff_sensors(reload_draft& draft);
+};
+
+
+} // namespace ganglion::core

@@ -1,0 +1,82 @@
+#include "engine/engine_root.hpp"
+
+#include "engine/messages.hpp"
+
+namespace ganglion::core {
+
+namespace {
+
+using root_ptr = caf::stateful_actor<root_state>*;
+
+void apply(root_ptr self, reload_step& step, const child_supervisor::done_callback& done) {
+  auto& children = *self->state.children;
+  using action = reload_step::action;
+  switch (step.what) {
+    case action::add:
+      children.add(std::move(step.spec));
+      break;
+    case action::remove:
+      children.remove(step.kind, step.name, done);
+      return;
+    case action::replace:
+      children.replace(step.kind, step.name, std::move(step.spec), done);
+      return;
+    case action::update_spec:
+      children.update_spec(step.kind, step.name, std::move(step.spec));
+      break;
+    case action::reconfigure: {
+      auto index = children.find(step.kind, step.name);
+      if (!index) {
+        children.add(std::move(step.spec));
+      } else if (const auto& running = children.child(*index)) {
+        auto handle = running;
+        children.update_spec(step.kind, step.name, std::move(step.spec));
+        if (step.notify)
+          step.notify(self, handle);
+      } else if (children.given_up(*index)) {
+        children.replace(step.kind, step.name, std::move(step.spec), done);
+        return;
+      } else {
+        children.update_spec(step.kind, step.name, std::move(step.spec));
+      }
+      break;
+    }
+  }
+  done();
+}
+
+} // namespace
+
+caf::behavior engine_root(caf::stateful_actor<root_state>* self, std::shared_ptr<root_plan> plan) {
+  self->state.children = std::make_unique<child_supervisor>(self, *plan->status, plan->policy);
+  self->set_down_handler([self](caf::down_msg& msg) { self->state.children->handle_down(msg); });
+  self->set_exit_handler([self](caf::exit_msg& msg) {
+    if (msg.reason == caf::exit_reason::user_shutdown || !msg.reason) {
+      self->state.children->stop_all();
+      self->quit(msg.reason);
+    }
+  });
+  for (auto& spec : plan->children)
+    self->state.children->add(std::move(spec));
+  return {
+    [=](restart_atom, std::uint64_t index) {
+      self->state.children->handle_restart(static_cast<std::size_t>(index));
+    },
+    [=](apply_reload& reload) {
+      // Marks the request as answered here; the last step to take effect delivers.
+      auto promise = std::make_shared<caf::response_promise>(self->make_response_promise());
+      auto pending = std::make_shared<std::size_t>(1);
+      child_supervisor::done_callback done = [promise, pending] {
+        if (--*pending == 0)
+          promise->deliver(true);
+      };
+      for (auto& step : *reload.steps) {
+        ++*pending;
+        apply(self, step, done);
+      }
+      done();
+    },
+  };
+}
+
+} // namespace ganglion::core

@@ -1,0 +1,166 @@
+#include "ganglion/core/runnability.hpp"
+
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "engine/source_events.hpp"
+
+namespace ganglion::core {
+
+namespace {
+
+constexpr const char* not_run_yet = "not run by ganglion yet — see docs/compatibility.md";
+
+/// Collects refusals, one per object: the first reason found for an object is the one shown.
+struct refusals_builder {
+  std::vector<refusal> out;
+
+  bool refused(const std::string& kind, const std::string& name) const {
+    for (const auto& r : out)
+      if (r.kind == kind && r.name == name)
+        return true;
+    return false;
+  }
+
+  void add(const dsl::document& doc, std::string kind, std::string name, const std::string& path,
+           std::string message) {
+    if (refused(kind, name))
+      return;
+    dsl::diagnostic d;
+    d.level = dsl::severity::warning;
+    d.where = doc.locate(path);
+    if (d.where.file.empty())
+      d.where.file = doc.where.file;
+    d.path = path;
+    d.message = std::move(message);
+    out.push_back(refusal{std::move(kind), std::move(name), std::move(d)});
+  }
+};
+
+/// True when `path` is `prefix` or lies below it.
+bool below(const std::string& path, const std::string& prefix) {
+  return path.compare(0, prefix.size(), prefix) == 0
+         && (path.size() == prefix.size() || path[prefix.size()] == '.'
+             || path[prefix.size()] == '[');
+}
+
+/// Why secret reference `ref` cannot be read at run time; empty when it can.
+std::string secret_problem(const dsl::secret_key_selector& ref, const std::string& dir) {
+  if (dir.empty())
+    return fmt::format("secret {}/{} is referenced, but no --secrets-dir is given to read it "
+                       "from (<dir>/{}/{})",
+                       ref.name, ref.key, ref.name, ref.key);
+  auto file = std::filesystem::path{dir} / ref.name / ref.key;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    return fmt::format("secret {}/{}: {} does not exist", ref.name, ref.key, file.string());
+  return {};
+}
+
+/// The secrets referenced at or below `prefix` that cannot be read: refuses (kind, name).
+void check_secrets(refusals_builder& b, const dsl::document& doc, const std::string& kind,
+                   const std::string& name, const std::string& prefix, const std::string& dir) {
+  for (const auto& [path, ref] : doc.secret_refs) {
+    if (!below(path, prefix))
+      continue;
+    if (auto why = secret_problem(ref, dir); !why.empty())
+      b.add(doc, kind, name, path, why);
+  }
+}
+
+/// A webhook endpoint's first owner, for clash messages.
+struct endpoint_owner {
+  std::string object; ///< `<eventsource>/<event>`
+  std::string where;  ///< `file:line`
+};
+
+void check_event_source(refusals_builder& b, const dsl::document& doc,
+                        const dsl::event_source& es, const runnability_context& cx,
+                        std::map<std::pair<std::string, std::string>, endpoint_owner>& endpoints) {
+  for (const auto& [type, event] : source_events(es)) {
+    auto name = es.metadata.name + "/" + event;
+    auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", type), event);
+    if (!cx.sources || !cx.sources->count(type)) {
+      b.add(doc, "source", name, path, not_run_yet);
+      continue;
+    }
+    auto filter = dsl::yaml_child_path(dsl::yaml_child_path(path, "filter"), "expression");
+    if (doc.locations.count(filter) && !cx.filter_expression_sources.count(type))
+      b.add(doc, "source", name, filter,
+            fmt::format("filter.expression on {} event sources is {}", type, not_run_yet));
+    check_secrets(b, doc, "source", name, path, cx.secrets_dir);
+  }
+  for (const auto& [event, spec] : es.spec.webhook) {
+    auto name = es.metadata.name + "/" + event;
+    if (b.refused("source", name))
+      continue;
+    auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", "webhook"), event);
+    auto at = doc.locate(path);
+    auto [it, fresh] = endpoints.try_emplace({spec.port, spec.endpoint},
+                                             endpoint_owner{name, fmt::format("{}:{}", at.file,
+                                                                              at.line)});
+    if (!fresh)
+      b.add(doc, "source", name, path,
+            fmt::format("port {} path {} is already served by {} ({}); one endpoint, one event",
+                        spec.port, spec.endpoint, it->second.object, it->second.where));
+  }
+}
+
+void check_trigger(refusals_builder& b, const dsl::document& doc, const dsl::sensor& sensor,
+                   const dsl::trigger& t, const std::string& path, const runnability_context& cx) {
+  auto name = sensor.metadata.name + "/" + t.template_.name;
+  const auto& types = t.template_.action_types;
+  if (!types.empty() && (!cx.triggers || !cx.triggers->count(types.front())))
+    b.add(doc, "trigger", name,
+          dsl::yaml_child_path(dsl::yaml_child_path(path, "template"), types.front()),
+          not_run_yet);
+  if (t.dlq_trigger) {
+    const auto& dlq = t.dlq_trigger->template_.action_types;
+    if (!dlq.empty() && (!cx.triggers || !cx.triggers->count(dlq.front())))
+      b.add(doc, "trigger", name,
+            dsl::yaml_child_path(
+              dsl::yaml_child_path(dsl::yaml_child_path(path, "dlqTrigger"), "template"),
+              dlq.front()),
+            not_run_yet);
+  }
+  check_secrets(b, doc, "trigger", name, path, cx.secrets_dir);
+}
+
+} // namespace
+
+std::vector<refusal> check_runnability(const std::vector<dsl::document>& documents,
+                                       const runnability_context& context) {
+  refusals_builder b;
+  std::map<std::pair<std::string, std::string>, endpoint_owner> endpoints;
+  for (const auto& doc : documents) {
+    if (const auto* es = std::get_if<dsl::event_source>(&doc.body)) {
+      check_event_source(b, doc, *es, context, endpoints);
+    } else if (const auto* s = std::get_if<dsl::sensor>(&doc.body)) {
+      const auto& triggers = s->spec.triggers;
+      for (std::size_t i = 0; i < triggers.size(); ++i)
+        check_trigger(b, doc, *s, triggers[i], dsl::yaml_item_path("spec.triggers", i), context);
+    }
+  }
+  return std::move(b.out);
+}
+
+std::string refusal::text() const {
+  auto plain = why;
+  plain.level = dsl::severity::error;
+  return plain.to_string();
+}
+
+std::string runnability_summary(const std::vector<refusal>& refusals) {
+  std::size_t sources = 0;
+  std::size_t triggers = 0;
+  for (const auto& r : refusals)
+    (r.kind == "source" ? sources : triggers)++;
+  if (refusals.empty())
+    return {};
+  return fmt::format("{} trigger{} and {} source{} will not run", triggers,
+                     triggers == 1 ? "" : "s", sources, sources == 1 ? "" : "s");
+}
+
+} // namespace ganglion::core

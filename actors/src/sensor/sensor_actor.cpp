@@ -1,0 +1,207 @@
+#include "sensor/sensor_actor.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "sensor/sensor_ownership.hpp"
+#include "sensor/sensor_triggers.hpp"
+
+namespace ganglion::core {
+
+sensor_state::~sensor_state() {
+  std::int64_t abandoned = 0;
+  for (const auto& queue : parked)
+    abandoned += static_cast<std::int64_t>(queue.size());
+  if (setup.work)
+    setup.work->done(abandoned);
+}
+
+namespace {
+
+using sensor_ptr = caf::stateful_actor<sensor_state>*;
+
+/// Runs the matching core on `e` and hands its firings to the triggers.
+void process(sensor_ptr self, const event_ptr& e, std::chrono::system_clock::time_point now) {
+  auto& st = self->state;
+  st.core->process(e, st.scratch, &st.verdicts);
+  for (const auto& v : st.verdicts)
+    st.setup.explain->record(st.core->dependencies()[v.dependency].name, now, e->id, v.pass,
+                             v.kind, v.reason);
+  st.verdicts.clear();
+  st.setup.work->add(static_cast<std::int64_t>(st.scratch.size()));
+  for (auto& f : st.scratch)
+    sensor_triggers::deliver(self, f.trigger, fire_request{std::move(f.invocation), nullptr});
+  st.scratch.clear();
+}
+
+/// Journals what finished; while events are unfinished, looks again — soon while events
+/// arrive or finish, less and less often while nothing changes.
+void commit(sensor_ptr self, bool active) {
+  using namespace std::chrono_literals;
+  auto& st = self->state;
+  auto finished = st.ledger->commit();
+  st.commit_delay = active || finished > 0 ? 1ms : std::min<std::chrono::milliseconds>(
+                                                      st.commit_delay * 2, 1000ms);
+  if (st.ledger->unfinished() == 0)
+    return;
+  auto now = std::chrono::steady_clock::now();
+  auto due = now + st.commit_delay;
+  if (st.next_commit > now && st.next_commit <= due)
+    return; // a tick comes soon enough
+  st.next_commit = due;
+  self->delayed_send(self, st.commit_delay, commit_atom::value);
+}
+
+bool same_part(const sensor_setup& a, const sensor_setup& b, const std::string& key) {
+  auto x = a.fingerprints.find(key);
+  auto y = b.fingerprints.find(key);
+  return x != a.fingerprints.end() && y != b.fingerprints.end() && x->second == y->second;
+}
+
+/// Hot reload: the new manifest's matching core takes over with the join state of every
+/// unchanged dependency and the dedup window; routes change without a gap; only changed
+/// triggers restart.
+void reconfigure(sensor_ptr self, const sensor_setup& next) {
+  auto& st = self->state;
+  const auto& name = st.setup.manifest->metadata.name;
+  std::unique_ptr<sensor_core> core;
+  try {
+    core = std::make_unique<sensor_core>(*next.manifest, next.metrics, next.matching);
+  } catch (const std::exception& ex) {
+    spdlog::error("sensor {}: the reloaded manifest cannot run ({}); the previous one keeps "
+                  "running",
+                  name, ex.what());
+    return;
+  }
+  core->dedup() = std::move(st.core->dedup());
+  std::size_t carried = 0;
+  std::size_t dropped = 0;
+  for (auto& held : st.core->held()) {
+    if (same_part(st.setup, next, "dependency/" + held.dependency)
+        && core->hold(held.trigger, held.dependency, held.event))
+      ++carried;
+    else
+      ++dropped;
+  }
+  auto before = st.core->subscriptions();
+  auto after = core->subscriptions();
+  bool resubscribe = st.setup.remote && after != before;
+  auto handle = caf::actor_cast<caf::actor>(self);
+  for (const auto& [source, subject] : after)
+    st.setup.bus->subscribe(source, subject, handle);
+  for (const auto& pair : before)
+    if (std::find(after.begin(), after.end(), pair) == after.end())
+      st.setup.bus->unsubscribe(pair.first, pair.second, self->address());
+  auto previous = st.setup;
+  st.retired.push_back(previous.manifest);
+  st.core = std::move(core);
+  st.setup = next;
+  st.setup.durable = previous.durable;
+  st.setup.explain = previous.explain;
+  ++st.generation;
+  sensor_triggers::start_reset_clocks(self);
+  sensor_triggers::reconcile(self, previous);
+  if (resubscribe)
+    sensor_ownership::resubscribe(self);
+  spdlog::info("sensor {} reloaded: {} stored join event(s) kept, {} dropped with their changed "
+               "dependency",
+               name, carried, dropped);
+}
+
+} // namespace
+
+caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup setup) {
+  auto& st = self->state;
+  st.setup = std::move(setup);
+  const auto& name = st.setup.manifest->metadata.name;
+  // The engine routes events here from the moment of spawn; however this actor ends, the
+  // route goes with it.
+  self->attach_functor([bus = st.setup.bus, addr = self->address()] { bus->unsubscribe(addr); });
+  try {
+    st.core = std::make_unique<sensor_core>(*st.setup.manifest, st.setup.metrics,
+                                            st.setup.matching);
+    sensor_triggers::start_reset_clocks(self);
+  } catch (const std::exception& ex) {
+    self->quit(component_failure(ex.what()));
+    return {};
+  }
+  st.received = &st.setup.metrics->get_counter(
+    "ganglion_sensor_events_total", "Events delivered to a sensor", {{"sensor", name}});
+  st.dropped = &st.setup.metrics->get_counter(
+    "ganglion_triggers_dropped_total", "Firings not executed because their trigger is in Error",
+    {{"sensor", name}});
+  st.children = std::make_unique<child_supervisor>(self, *st.setup.status, st.setup.policy);
+  self->set_down_handler([self](caf::down_msg& msg) { self->state.children->handle_down(msg); });
+  self->set_exit_handler([self](caf::exit_msg& msg) {
+    // A failing trigger is handled by its down message; anything else stops the sensor.
+    if (msg.reason == caf::exit_reason::user_shutdown || !msg.reason) {
+      // Triggers still executing keep their events unfinished in this last commit.
+      if (self->state.ledger)
+        self->state.ledger->commit(true);
+      self->state.children->stop_all();
+      self->quit(msg.reason);
+    }
+  });
+  sensor_triggers::start(self);
+  if (st.setup.remote) {
+    sensor_ownership::watch(self);
+    spdlog::info("sensor {} waits for this replica to own it", name);
+  } else if (st.setup.durable) {
+    try {
+      st.ledger = std::make_unique<sensor_ledger>(name, *st.setup.durable);
+      auto now = std::chrono::system_clock::now();
+      st.ledger->recover(st.core->dedup(), [&](const event_ptr& e) { process(self, e, now); });
+    } catch (const std::exception& ex) {
+      self->state.children->stop_all();
+      self->quit(component_failure(std::string{"cannot recover its stored state: "} + ex.what()));
+      return {};
+    }
+  }
+  if (!st.setup.remote) {
+    st.setup.status->set("sensor", name, phase::running);
+    spdlog::info("sensor {} is running", name);
+  }
+  return {
+    [=](event_batch& batch) {
+      auto& st = self->state;
+      if (st.setup.remote && !st.owned) {
+        // Delivered before a hand-over; not acknowledged, so the new owner gets them.
+        st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
+        return;
+      }
+      st.received->inc(batch.events.size());
+      auto now = std::chrono::system_clock::now(); // one timestamp per batch
+      for (const auto& e : batch.events) {
+        if (!st.ledger) {
+          process(self, e, now);
+        } else if (auto admitted = st.ledger->admit(e)) {
+          process(self, admitted, now);
+        }
+      }
+      st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
+      if (st.ledger)
+        commit(self, true);
+    },
+    [=](commit_atom) {
+      if (self->state.ledger)
+        commit(self, false);
+    },
+    [=](owner_atom, bool owned) {
+      auto now = std::chrono::system_clock::now();
+      sensor_ownership::on_change(self, owned, [&](const event_ptr& e) { process(self, e, now); });
+      if (self->state.ledger)
+        commit(self, true);
+    },
+    [=](reconfigure_sensor& msg) { reconfigure(self, *msg.setup); },
+    [=](ready_atom) { sensor_triggers::on_ready(self, self->current_sender()); },
+    [=](restart_atom, std::uint64_t index) {
+      self->state.children->handle_restart(static_cast<std::size_t>(index));
+    },
+    [=](reset_atom, std::uint64_t generation, std::uint64_t trigger, std::uint64_t entry) {
+      sensor_triggers::on_reset(self, generation, trigger, entry);
+    },
+  };
+}
+
+} // namespace ganglion::core

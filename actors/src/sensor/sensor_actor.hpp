@@ -1,0 +1,100 @@
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "sensor/condition_reset.hpp"
+#include "bus/embedded_bus.hpp"
+#include "engine/explain_log.hpp"
+#include "ganglion/core/status.hpp"
+#include "ganglion/core/trigger.hpp"
+#include "engine/messages.hpp"
+#include "sensor/sensor_core.hpp"
+#include "sensor/event_ledger.hpp"
+#include "ganglion/core/remote_bus.hpp"
+#include "sensor/sensor_ledger.hpp"
+#include "engine/supervisor.hpp"
+#include "trigger/trigger_actor.hpp"
+#include "engine/work_tracker.hpp"
+
+namespace ganglion::core {
+
+/// Everything a sensor actor needs to start.
+struct sensor_setup {
+  std::shared_ptr<const dsl::sensor> manifest;
+  /// Per trigger (by index): its setup, or nullopt when its action type cannot run here.
+  std::vector<std::optional<trigger_setup>> triggers;
+  std::shared_ptr<embedded_bus> bus;
+  std::shared_ptr<work_tracker> work;
+  status_board* status = nullptr;
+  metrics_registry* metrics = nullptr;
+  supervision_policy policy;
+  sensor_options matching;
+  /// Where the sensor records its recent verdicts for /v1/explain.
+  std::shared_ptr<explain_log> explain;
+  /// Where the sensor keeps its state on the durable bus (null: in memory).
+  std::shared_ptr<const sensor_durability> durable;
+  /// The remote bus (JetStream, Kafka) the sensor consumes when this replica owns it; null on
+  /// the embedded bus.
+  std::shared_ptr<remote_bus> remote;
+  /// Canonical text of each part of the manifest (`dependency/<name>`, `trigger/<name>`,
+  /// `sensor` for the rest), compared by a reload to restart only what changed.
+  std::map<std::string, std::string> fingerprints;
+};
+
+/// Hot reload of a running sensor: the new setup replaces the old one; unchanged dependencies
+/// keep their join state, unchanged triggers keep running.
+struct reconfigure_sensor {
+  std::shared_ptr<const sensor_setup> setup;
+};
+
+/// State of a sensor actor: its matching core and its supervised trigger actors.
+struct sensor_state {
+  sensor_setup setup;
+  std::unique_ptr<sensor_core> core;
+  std::unique_ptr<child_supervisor> children;
+  std::vector<std::size_t> child_index;
+  /// Firings for a trigger that is restarting, delivered when it is back.
+  std::vector<std::deque<fire_request>> parked;
+  std::vector<bool> dead;
+  /// Per trigger: its running actor said it takes firings (until then they are parked).
+  std::vector<bool> ready;
+  std::vector<firing> scratch;
+  std::vector<dependency_verdict> verdicts;
+  /// Per trigger: its conditionsReset clocks.
+  std::vector<std::vector<condition_reset_clock>> reset_clocks;
+  counter* dropped = nullptr;
+  counter* received = nullptr;
+  /// At-least-once bookkeeping on the durable or a remote bus (null in memory, and on a remote
+  /// bus while another replica owns the sensor).
+  std::unique_ptr<event_ledger> ledger;
+  /// On a remote bus: the ownership watch, and the subscription while this replica owns it.
+  std::shared_ptr<void> owner_watch;
+  std::shared_ptr<remote_subscription> subscription;
+  bool owned = false;
+  /// When the next commit tick is due, and the wait before the one after it: 1 ms while
+  /// events finish, doubling to a second while nothing does (a join held for hours must not
+  /// wake the sensor a thousand times a second).
+  std::chrono::steady_clock::time_point next_commit{};
+  std::chrono::milliseconds commit_delay{1};
+  /// Counts reloads; a conditionsReset scheduled before the latest one is ignored.
+  std::uint64_t generation = 0;
+  /// Manifests replaced by reloads: triggers kept running still refer to them.
+  std::vector<std::shared_ptr<const dsl::sensor>> retired;
+
+  ~sensor_state();
+  static inline const char* name = "ganglion.sensor";
+};
+
+/// One actor per sensor: receives event batches from the bus, runs the matching core, and
+/// hands firings to its trigger actors, which it supervises.
+caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup setup);
+
+} // namespace ganglion::core
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(ganglion::core::reconfigure_sensor)

@@ -1,0 +1,74 @@
+#include "trigger/log_trigger.hpp"
+
+#include <chrono>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace ganglion::core {
+
+namespace {
+
+class log_executor : public trigger_executor {
+public:
+  log_executor(std::string sensor, std::string trigger, std::uint64_t interval_seconds)
+    : sensor_(std::move(sensor)), trigger_(std::move(trigger)), interval_(interval_seconds) {}
+
+  void execute(const trigger_invocation& invocation, trigger_done done) override {
+    auto now = std::chrono::steady_clock::now();
+    if (interval_.count() > 0 && printed_once_ && now - last_ < interval_) {
+      ++suppressed_;
+      done({true, {}, "throttled"});
+      return;
+    }
+    printed_once_ = true;
+    last_ = now;
+    auto events = render(invocation);
+    if (suppressed_ > 0)
+      spdlog::info("log trigger {}/{} fired ({} firings not shown): {{{}}}", sensor_, trigger_,
+                   suppressed_, events);
+    else
+      spdlog::info("log trigger {}/{} fired: {{{}}}", sensor_, trigger_, events);
+    suppressed_ = 0;
+    done({true, {}, "logged"});
+  }
+
+  std::string preview(const trigger_invocation& invocation) override {
+    return fmt::format("log: {{{}}}", render(invocation));
+  }
+
+private:
+  static std::string render(const trigger_invocation& invocation) {
+    std::string events;
+    for (const auto& [dependency, e] : invocation.events) {
+      if (!events.empty())
+        events += ", ";
+      events += "\"" + dependency + "\": " + to_json(*e);
+    }
+    return events;
+  }
+
+  std::string sensor_;
+  std::string trigger_;
+  std::chrono::seconds interval_;
+  bool printed_once_ = false;
+  std::chrono::steady_clock::time_point last_;
+  std::uint64_t suppressed_ = 0;
+};
+
+} // namespace
+
+void add_engine_triggers(trigger_registry& registry) {
+  registry.try_emplace("log", make_log_trigger_factory());
+}
+
+trigger_factory make_log_trigger_factory() {
+  return [](const trigger_context& ctx) -> std::unique_ptr<trigger_executor> {
+    const auto& tmpl = ctx.manifest->template_;
+    std::uint64_t interval = tmpl.log ? tmpl.log->interval_seconds : 0;
+    return std::make_unique<log_executor>(ctx.sensor_name, tmpl.name, interval);
+  };
+}
+
+} // namespace ganglion::core

@@ -1,0 +1,79 @@
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+
+#include <caf/all.hpp>
+
+#include "trigger/delivery_policy.hpp"
+#include "ganglion/core/metrics.hpp"
+#include "ganglion/core/trigger.hpp"
+#include "engine/messages.hpp"
+#include "engine/work_tracker.hpp"
+
+namespace ganglion::core {
+
+/// How to create an executor for one action (the trigger's own, or its dead-letter trigger's).
+struct executor_setup {
+  trigger_factory factory;
+  trigger_context context;
+};
+
+/// Everything a trigger actor needs to start.
+struct trigger_setup {
+  std::string sensor_name;
+  std::string trigger_name;
+  trigger_factory factory;
+  trigger_context context;
+  /// The `dlqTrigger`, run after the trigger's last attempt failed.
+  std::optional<executor_setup> dead_letter;
+  std::size_t concurrency = 64;
+  std::shared_ptr<work_tracker> work;
+  /// Told `ready_atom` once the executors exist (firings sent before could die with an actor
+  /// that fails to start).
+  caf::actor_addr parent;
+};
+
+/// State of a trigger actor: its executors, the firings waiting and those executing.
+struct trigger_state {
+  /// One firing being executed (possibly between attempts, possibly by the DLQ trigger).
+  struct execution {
+    trigger_invocation invocation;
+    std::shared_ptr<unfinished_events> unfinished;
+    std::chrono::steady_clock::time_point fired;
+    std::uint32_t attempt = 0;
+    bool dead_letter = false;
+  };
+  trigger_setup setup;
+  std::unique_ptr<trigger_executor> executor;
+  std::unique_ptr<trigger_executor> dead_letter_executor;
+  std::optional<retry_schedule> retries;
+  std::optional<retry_schedule> dead_letter_retries;
+  std::optional<rate_gate> gate;
+  bool gate_wakeup_pending = false;
+  std::deque<fire_request> waiting;
+  std::unordered_map<std::uint64_t, execution> running;
+  std::uint64_t next_id = 1;
+  std::minstd_rand random{std::random_device{}()};
+  counter* fired = nullptr;
+  counter* failed = nullptr;
+  counter* retried = nullptr;
+  counter* dead_lettered = nullptr;
+  counter* dead_letter_failed = nullptr;
+  histogram* latency = nullptr;
+
+  ~trigger_state();
+  static inline const char* name = "ganglion.trigger";
+};
+
+/// One actor per trigger: admits firings through the rate limit, runs up to `concurrency`
+/// executions at once, retries failures per `retryStrategy`, hands the last failure to the
+/// dead-letter trigger, and records every outcome in metrics and the log.
+caf::behavior trigger_actor(caf::stateful_actor<trigger_state>* self, trigger_setup setup);
+
+} // namespace ganglion::core

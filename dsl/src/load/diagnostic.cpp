@@ -1,0 +1,36 @@
+#include "ganglion/dsl/diagnostic.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "yaml/yaml_path.hpp"
+
+namespace ganglion::dsl {
+
+std::string diagnostic::to_string() const {
+  std::string out = fmt::format("{}:{}:{}: ", where.file, where.line, where.column);
+  if (level == severity::warning)
+    out += "warning: ";
+  if (!path.empty()) {
+    out += path;
+    out += ": ";
+  }
+  out += message;
+  return out;
+}
+
+std::string yaml_child_path(const std::string& parent, std::string_view key) {
+  return detail::child_path(parent, key);
+}
+
+std::string yaml_item_path(const std::string& parent, std::size_t index) {
+  return detail::item_path(parent, index);
+}
+
+bool has_errors(const std::vector<diagnostic>& diagnostics) {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const diagnostic& d) { return d.level == severity::error; });
+}
+
+} // namespace ganglion::dsl

@@ -1,0 +1,166 @@
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+#include <yaml-cpp/yaml.h>
+
+#include "ganglion/dsl/load.hpp"
+#include "load/load_common.hpp"
+#include "load/load_fingerprints.hpp"
+#include "load/load_kinds.hpp"
+#include "validate/validate.hpp"
+#include "yaml/yaml_locations.hpp"
+#include "yaml/yaml_node.hpp"
+#include "yaml/yaml_schema.hpp"
+
+namespace ganglion::dsl {
+
+namespace {
+
+constexpr std::string_view argo_api_version = "argoproj.io/v1alpha1";
+
+void add_file_diagnostic(load_result& result, const std::string& file, int line, int column,
+                         std::string message) {
+  diagnostic d;
+  d.where = source_location{file, line, column};
+  d.message = std::move(message);
+  result.diagnostics.push_back(std::move(d));
+}
+
+void load_body(const YAML::Node& root, const detail::load_context& cx) {
+  auto& doc = cx.doc;
+  doc.api_version = detail::read_string(root, "apiVersion");
+  doc.kind = detail::read_string(root, "kind");
+  doc.name = detail::read_string(detail::child(root, "metadata"), "name");
+  if (doc.kind != "EventSource" && doc.kind != "Sensor" && doc.kind != "EventBus")
+    return;
+  if (doc.api_version != argo_api_version)
+    cx.error("apiVersion", doc.api_version.empty()
+                             ? "apiVersion is required (argoproj.io/v1alpha1)"
+                             : "apiVersion must be argoproj.io/v1alpha1 for kind " + doc.kind
+                                 + ", got \"" + doc.api_version + "\"");
+  detail::check_schema(root, doc.kind, "", cx);
+  if (doc.name.empty())
+    cx.error("metadata.name", "metadata.name is required");
+  if (detail::is_absent(detail::child(root, "spec")))
+    cx.error("spec", "spec is required");
+  if (doc.kind == "EventSource") {
+    auto body = detail::load_event_source(root, cx);
+    detail::validate_event_source(body, cx);
+    doc.body = std::move(body);
+  } else if (doc.kind == "Sensor") {
+    auto body = detail::load_sensor(root, cx);
+    detail::validate_sensor(body, cx);
+    doc.body = std::move(body);
+  } else {
+    auto body = detail::load_event_bus(root, cx);
+    detail::validate_event_bus(body, cx);
+    doc.body = std::move(body);
+  }
+  doc.fingerprints = detail::fingerprint_document(root, doc.kind);
+}
+
+void load_document(const YAML::Node& root, const std::string& file, const load_options& options,
+                   load_result& result) {
+  document doc;
+  doc.where.file = file;
+  if (auto mark = root.Mark(); mark.line >= 0) {
+    doc.where.line = mark.line + 1;
+    doc.where.column = mark.column + 1;
+  }
+  detail::load_context cx{doc, result.diagnostics, options};
+  const auto first = result.diagnostics.size();
+  try {
+    if (detail::record_locations(root, cx)) {
+      if (root.IsMap())
+        load_body(root, cx);
+      else
+        cx.error("", "a manifest document must be a map, got " + detail::describe(root));
+    }
+  } catch (const std::exception& e) {
+    doc.body = std::monostate{};
+    cx.error("", std::string{"internal error while loading the document: "} + e.what());
+  }
+  std::stable_sort(result.diagnostics.begin() + static_cast<std::ptrdiff_t>(first),
+                   result.diagnostics.end(), [](const diagnostic& a, const diagnostic& b) {
+                     return std::tie(a.where.line, a.where.column)
+                            < std::tie(b.where.line, b.where.column);
+                   });
+  result.documents.push_back(std::move(doc));
+}
+
+void load_text_into(const std::string& text, const std::string& file, const load_options& options,
+                    load_result& result) {
+  std::vector<YAML::Node> roots;
+  try {
+    roots = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    add_file_diagnostic(result, file, e.mark.line >= 0 ? e.mark.line + 1 : 0,
+                        e.mark.column >= 0 ? e.mark.column + 1 : 0,
+                        "YAML syntax error: " + e.msg);
+    return;
+  } catch (const std::exception& e) {
+    add_file_diagnostic(result, file, 0, 0, std::string{"cannot parse the YAML: "} + e.what());
+    return;
+  }
+  for (const auto& root : roots)
+    if (!detail::is_absent(root))
+      load_document(root, file, options, result);
+}
+
+void load_file(const std::filesystem::path& path, const load_options& options,
+               load_result& result) {
+  std::ifstream in{path, std::ios::binary};
+  if (!in) {
+    add_file_diagnostic(result, path.string(), 0, 0, "cannot read the file");
+    return;
+  }
+  std::ostringstream content;
+  content << in.rdbuf();
+  load_text_into(content.str(), path.string(), options, result);
+}
+
+bool is_manifest(const std::filesystem::path& path) {
+  auto ext = path.extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+} // namespace
+
+load_result load_manifest_text(const std::string& text, const std::string& file,
+                               const load_options& options) {
+  load_result result;
+  load_text_into(text, file, options, result);
+  return result;
+}
+
+load_result load_manifests(const std::vector<std::string>& paths, const load_options& options) {
+  namespace fs = std::filesystem;
+  load_result result;
+  for (const auto& given : paths) {
+    std::error_code ec;
+    fs::path path{given};
+    if (fs::is_directory(path, ec)) {
+      std::vector<fs::path> files;
+      for (fs::recursive_directory_iterator it{path, ec}, end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && is_manifest(it->path()))
+          files.push_back(it->path());
+      if (ec)
+        add_file_diagnostic(result, given, 0, 0, "cannot read the directory: " + ec.message());
+      std::sort(files.begin(), files.end());
+      if (files.empty() && !ec)
+        add_file_diagnostic(result, given, 0, 0, "no *.yaml or *.yml file in the directory");
+      for (const auto& file : files)
+        load_file(file, options, result);
+    } else if (fs::exists(path, ec)) {
+      load_file(path, options, result);
+    } else {
+      add_file_diagnostic(result, given, 0, 0, "no such file or directory");
+    }
+  }
+  return result;
+}
+
+} // namespace ganglion::dsl

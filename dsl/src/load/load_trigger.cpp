@@ -1,0 +1,124 @@
+#include <algorithm>
+
+#include "load/load_common.hpp"
+#include "load/load_kinds.hpp"
+#include "transports/load_transports.hpp"
+#include "yaml/yaml_json.hpp"
+#include "yaml/yaml_node.hpp"
+#include "yaml/yaml_path.hpp"
+#include "yaml/yaml_schema.hpp"
+
+namespace ganglion::dsl::detail {
+
+namespace {
+
+http_trigger read_http(const YAML::Node& node) {
+  http_trigger out;
+  out.url = read_string(node, "url");
+  out.method = read_string(node, "method", out.method);
+  if (out.method.empty())
+    out.method = "POST";
+  out.payload = read_parameters(node, "payload");
+  out.parameters = read_parameters(node, "parameters");
+  out.headers = read_string_map(node, "headers");
+  out.secure_headers = read_secure_headers(node, "secureHeaders");
+  if (auto auth = child(node, "basicAuth"); !is_absent(auth) && auth.IsMap())
+    out.basic_auth_ = basic_auth{read_key_selector(auth, "username"),
+                                 read_key_selector(auth, "password")};
+  out.tls = read_tls(node, "tls");
+  out.timeout_seconds = read_int(node, "timeout", out.timeout_seconds);
+  out.dynamic_headers = read_parameters(node, "dynamicHeaders");
+  out.host = read_string(node, "host");
+  return out;
+}
+
+trigger_template read_template(const YAML::Node& node, const std::string& path,
+                               const load_context& cx) {
+  trigger_template out;
+  out.name = read_string(node, "name");
+  out.conditions = read_string(node, "conditions");
+  if (auto resets = child(node, "conditionsReset"); resets.IsSequence()) {
+    for (std::size_t i = 0; i < resets.size(); ++i) {
+      auto by_time = child(resets[i], "byTime");
+      out.conditions_reset_.push_back(
+        conditions_reset{read_string(by_time, "cron"), read_string(by_time, "timezone")});
+    }
+  }
+  if (!node.IsMap())
+    return out;
+  out.json = yaml_to_json(node, "TriggerTemplate").dump();
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar() || is_absent(it->second))
+      continue;
+    const auto& key = it->first.Scalar();
+    if (std::find(trigger_action_types.begin(), trigger_action_types.end(), key)
+        == trigger_action_types.end())
+      continue;
+    out.action_types.push_back(key);
+    if (key == "http") {
+      out.http = read_http(it->second);
+    } else if (key == "kafka") {
+      out.kafka = read_kafka_trigger(it->second, child_path(path, key), cx);
+    } else if (key == "nats") {
+      out.nats = read_nats_trigger(it->second);
+    } else if (key == "log") {
+      out.log = log_trigger{static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, read_int(it->second, "intervalSeconds")))};
+    } else {
+      const auto* type = schema_field_type("TriggerTemplate", key);
+      out.unmodelled.push_back(
+        unmodelled_trigger{key, yaml_to_json(it->second, type ? *type : "a").dump()});
+    }
+  }
+  return out;
+}
+
+std::optional<trigger_policy> read_policy(const YAML::Node& node, const std::string& path,
+                                          const load_context& cx) {
+  if (is_absent(node) || !node.IsMap())
+    return std::nullopt;
+  trigger_policy out;
+  if (auto k8s = child(node, "k8s"); !is_absent(k8s) && k8s.IsMap()) {
+    k8s_resource_policy p;
+    p.labels = read_string_map(k8s, "labels");
+    if (auto b = child(k8s, "backoff"); !is_absent(b) && b.IsMap())
+      p.backoff_ = read_backoff(b, child_path(child_path(path, "k8s"), "backoff"), cx);
+    p.error_on_backoff_timeout = read_bool(k8s, "errorOnBackoffTimeout");
+    out.k8s = std::move(p);
+  }
+  if (auto status = child(node, "status"); !is_absent(status) && status.IsMap()) {
+    status_policy p;
+    if (auto allow = child(status, "allow"); allow.IsSequence())
+      for (std::size_t i = 0; i < allow.size(); ++i)
+        if (auto code = scalar_int(allow[i]))
+          p.allow.push_back(static_cast<std::int32_t>(*code));
+    out.status = std::move(p);
+  }
+  return out;
+}
+
+} // namespace
+
+trigger load_trigger(const YAML::Node& node, const std::string& path, const load_context& cx) {
+  trigger out;
+  out.template_ = read_template(child(node, "template"), child_path(path, "template"), cx);
+  out.parameters = read_parameters(node, "parameters");
+  out.policy = read_policy(child(node, "policy"), child_path(path, "policy"), cx);
+  if (auto retry = child(node, "retryStrategy"); !is_absent(retry) && retry.IsMap())
+    out.retry_strategy = read_backoff(retry, child_path(path, "retryStrategy"), cx);
+  if (auto limit = child(node, "rateLimit"); !is_absent(limit) && limit.IsMap()) {
+    rate_limit r;
+    r.unit = read_string(limit, "unit", r.unit);
+    if (r.unit.empty())
+      r.unit = "Second";
+    r.requests_per_unit = static_cast<std::int32_t>(read_int(limit, "requestsPerUnit"));
+    out.rate_limit_ = r;
+  }
+  out.at_least_once = read_bool(node, "atLeastOnce");
+  if (auto dlq = child(node, "dlqTrigger"); !is_absent(dlq) && dlq.IsMap())
+    out.dlq_trigger = std::make_shared<trigger>(
+      load_trigger(dlq, child_path(path, "dlqTrigger"), cx));
+  return out;
+}
+
+} // namespace ganglion::dsl::detail

@@ -1,0 +1,67 @@
+#include <algorithm>
+#include <limits>
+
+#include "load/load_common.hpp"
+#include "transports/load_transports.hpp"
+#include "yaml/yaml_node.hpp"
+#include "yaml/yaml_path.hpp"
+
+namespace ganglion::dsl::detail {
+
+namespace {
+
+std::int32_t to_int32(std::int64_t value) {
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(
+    value, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
+}
+
+} // namespace
+
+kafka_event read_kafka_event(const YAML::Node& node, const std::string& path,
+                             const load_context& cx) {
+  kafka_event out;
+  out.url = read_string(node, "url");
+  out.topic = read_string(node, "topic");
+  out.partition = read_string(node, "partition");
+  out.consumer_group = read_consumer_group(node, "consumerGroup");
+  out.limit_events_per_second = read_int(node, "limitEventsPerSecond");
+  out.version = read_string(node, "version");
+  out.tls = read_tls(node, "tls");
+  out.sasl = read_sasl(node, "sasl");
+  out.json_body = read_bool(node, "jsonBody");
+  out.config = read_kafka_config(child(node, "config"), child_path(path, "config"), cx);
+  out.metadata = read_string_map(node, "metadata");
+  out.filter = read_source_filter(node);
+  return out;
+}
+
+kafka_trigger read_kafka_trigger(const YAML::Node& node, const std::string& path,
+                                 const load_context& cx) {
+  kafka_trigger out;
+  out.url = read_string(node, "url");
+  out.topic = read_string(node, "topic");
+  if (auto partition = scalar_int(child(node, "partition")))
+    out.partition = to_int32(*partition);
+  out.partitioning_key = read_string(node, "partitioningKey");
+  if (auto acks = scalar_int(child(node, "requiredAcks"))) {
+    if (*acks == 0)
+      cx.warning(child_path(path, "requiredAcks"),
+                 "requiredAcks 0 waits for all in-sync replicas (-1), as in Argo; write 1 to "
+                 "wait for the leader only");
+    else
+      out.required_acks = to_int32(*acks);
+  }
+  out.compress = read_bool(node, "compress");
+  if (auto flush = read_int(node, "flushFrequency"); flush != 0)
+    out.flush_frequency_ms = to_int32(flush);
+  out.version = read_string(node, "version");
+  out.tls = read_tls(node, "tls");
+  out.sasl = read_sasl(node, "sasl");
+  out.headers = read_string_map(node, "headers");
+  out.secure_headers = read_secure_headers(node, "secureHeaders");
+  out.payload = read_parameters(node, "payload");
+  out.parameters = read_parameters(node, "parameters");
+  return out;
+}
+
+} // namespace ganglion::dsl::detail

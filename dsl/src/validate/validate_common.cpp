@@ -1,0 +1,120 @@
+#include "validate/validate_common.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+
+#include "yaml/yaml_path.hpp"
+
+namespace ganglion::dsl::detail {
+
+bool go_parse_bool(std::string_view text) {
+  static constexpr std::array<std::string_view, 12> accepted{
+    "1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"};
+  for (auto v : accepted)
+    if (text == v)
+      return true;
+  return false;
+}
+
+bool go_parse_float(std::string_view text) {
+  if (!text.empty() && (text.front() == '+' || text.front() == '-'))
+    text.remove_prefix(1);
+  if (text.empty())
+    return false;
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  // Out-of-range input is a range error in Go too.
+  return ec == std::errc{} && end == text.data() + text.size();
+}
+
+std::optional<double> parse_clock_time(std::string_view text) {
+  auto digits = [&](std::size_t min, std::size_t max, int& out) {
+    std::size_t n = 0;
+    out = 0;
+    while (n < max && n < text.size() && text[n] >= '0' && text[n] <= '9')
+      out = out * 10 + (text[n++] - '0');
+    if (n < min)
+      return false;
+    text.remove_prefix(n);
+    return true;
+  };
+  auto colon = [&] {
+    if (text.empty() || text.front() != ':')
+      return false;
+    text.remove_prefix(1);
+    return true;
+  };
+  int hour = 0;
+  int minute = 0;
+  int second = 0;
+  if (!digits(1, 2, hour) || !colon() || !digits(2, 2, minute) || !colon()
+      || !digits(2, 2, second))
+    return std::nullopt;
+  double fraction = 0;
+  if (!text.empty() && (text.front() == '.' || text.front() == ',')) {
+    text.remove_prefix(1);
+    double scale = 0.1;
+    std::size_t n = 0;
+    for (; n < text.size() && text[n] >= '0' && text[n] <= '9'; ++n, scale /= 10)
+      fraction += (text[n] - '0') * scale;
+    if (n == 0)
+      return std::nullopt;
+    text.remove_prefix(n);
+  }
+  if (!text.empty() || hour > 23 || minute > 59 || second > 59)
+    return std::nullopt;
+  return hour * 3600.0 + minute * 60.0 + second + fraction;
+}
+
+bool present(const load_context& cx, const std::string& path) {
+  return cx.doc.locations.contains(path);
+}
+
+bool require(const std::string& value, const std::string& path, std::string_view what,
+             const load_context& cx) {
+  if (!value.empty())
+    return true;
+  cx.error(path, std::string{what} + " is required");
+  return false;
+}
+
+namespace {
+
+bool rewritten(const parameter_scope& scope, const std::string& target) {
+  return std::any_of(scope.template_dests.begin(), scope.template_dests.end(),
+                     [&](const std::string& dest) {
+                       return !dest.empty() && (target == dest || target.starts_with(dest + "."));
+                     });
+}
+
+} // namespace
+
+void validate_parameters(const std::vector<trigger_parameter>& parameters, const std::string& path,
+                         bool dest_optional, const parameter_scope& scope,
+                         const load_context& cx, const std::string& relative) {
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const auto& p = parameters[i];
+    auto at = item_path(path, i);
+    auto target = relative + "." + std::to_string(i) + ".src.dependencyName";
+    auto src = child_path(at, "src");
+    if (!present(cx, src)) {
+      cx.error(at, "parameter source (src) is required");
+    } else if (require(p.src.dependency_name, child_path(src, "dependencyName"),
+                       "src.dependencyName", cx)
+               && !scope.dependencies.contains(p.src.dependency_name)
+               && (relative.empty() || !rewritten(scope, target))) {
+      cx.error(child_path(src, "dependencyName"),
+               "unknown dependency \"" + p.src.dependency_name + "\"");
+    }
+    if (!dest_optional)
+      require(p.dest, child_path(at, "dest"), "dest", cx);
+    if (p.operation != "" && p.operation != "overwrite" && p.operation != "append"
+        && p.operation != "prepend")
+      cx.error(child_path(at, "operation"), "operation must be overwrite, append or prepend, got \""
+                                              + p.operation + "\"");
+  }
+}
+
+} // namespace ganglion::dsl::detail

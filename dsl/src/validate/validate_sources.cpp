@@ -1,0 +1,355 @@
+#include "validate/validate_sources.hpp"
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include <re2/re2.h>
+
+#include "ganglion/dsl/duration.hpp"
+#include "validate/validate_json.hpp"
+
+namespace ganglion::dsl::detail {
+
+namespace {
+
+using json = nlohmann::json;
+
+void check_tls(const json& spec, const std::string& path, const load_context& cx) {
+  if (!has(spec, "tls"))
+    return;
+  const auto& tls = spec["tls"];
+  auto at = child_path(path, "tls");
+  bool ca = has(tls, "caCertSecret");
+  bool cert = has(tls, "clientCertSecret");
+  bool key = has(tls, "clientKeySecret");
+  bool enabled = has(tls, "enabled") && tls["enabled"] == true;
+  if (!ca && !cert && !key && !enabled)
+    cx.error(at, "tls needs caCertSecret, clientCertSecret and clientKeySecret, or enabled: true");
+  if (cert != key)
+    cx.error(at, "tls needs both clientCertSecret and clientKeySecret");
+}
+
+void check_basic_auth(const json& spec, const char* key, const std::string& path,
+                      const load_context& cx) {
+  if (!has(spec, key))
+    return;
+  auto at = child_path(path, key);
+  required_object(spec[key], "username", at, cx);
+  required_object(spec[key], "password", at, cx);
+}
+
+// common/webhook ValidateWebhookContext, for the sources that receive through a webhook.
+void check_webhook_context(const json& spec, const std::string& path, const load_context& cx) {
+  if (!required_object(spec, "webhook", path, cx))
+    return;
+  const auto& hook = spec["webhook"];
+  auto at = child_path(path, "webhook");
+  required(hook, "endpoint", at, cx);
+  if (required(hook, "port", at, cx)) {
+    auto port = text(hook, "port");
+    if (port.find_first_not_of("0123456789") != std::string::npos
+        && !(port.size() > 1 && (port[0] == '-' || port[0] == '+')
+             && port.find_first_not_of("0123456789", 1) == std::string::npos))
+      cx.error(child_path(at, "port"), "port must be a number, got \"" + port + "\"");
+  }
+}
+
+void check_duration(const json& spec, const char* key, const std::string& path,
+                    const load_context& cx) {
+  auto value = text(spec, key);
+  if (!value.empty() && !parse_go_duration(value))
+    cx.error(child_path(path, key), "invalid duration \"" + value + "\"");
+}
+
+// WatchPathConfig.Validate: under `watchPathConfig` (file, sftp) or inline (hdfs).
+void check_watch_path(const json& spec, const std::string& path, bool is_inline,
+                      const load_context& cx) {
+  static const json none = json::object();
+  auto at = is_inline ? path : child_path(path, "watchPathConfig");
+  const json& w = is_inline ? spec : has(spec, "watchPathConfig") ? spec["watchPathConfig"] : none;
+  auto directory = text(w, "directory");
+  auto file = text(w, "path");
+  auto pattern = text(w, "pathRegexp");
+  if (required(w, "directory", at, cx) && directory.front() != '/')
+    cx.error(child_path(at, "directory"), "directory must be an absolute path");
+  if (file.empty() && pattern.empty())
+    cx.error(at, "watchPathConfig needs path or pathRegexp");
+  if (!file.empty() && !pattern.empty())
+    cx.error(at, "watchPathConfig takes path or pathRegexp, not both");
+  if (!file.empty() && file.front() == '/')
+    cx.error(child_path(at, "path"), "path must be relative to directory");
+  if (!pattern.empty()) {
+    RE2 re{pattern, RE2::Quiet};
+    if (!re.ok())
+      cx.error(child_path(at, "pathRegexp"), "invalid regular expression: " + re.error());
+  }
+}
+
+bool non_empty_list(const json& spec, const char* key) {
+  return has(spec, key) && spec[key].is_array() && !spec[key].empty();
+}
+
+bool webhook_url_set(const json& spec) {
+  return has(spec, "webhook") && !text(spec["webhook"], "url").empty();
+}
+
+using rule = std::function<void(const json&, const std::string&, const load_context&)>;
+
+const std::map<std::string, rule, std::less<>>& rules() {
+  static const std::map<std::string, rule, std::less<>> table{
+    {"mns",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "queue", p, cx);
+       required(s, "endpoint", p, cx);
+     }},
+    {"amqp",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       if (has(s, "url") == has(s, "urlSecret"))
+         cx.error(p, "an amqp event needs exactly one of url and urlSecret");
+       required(s, "routingKey", p, cx);
+       required(s, "exchangeType", p, cx);
+       check_tls(s, p, cx);
+       check_basic_auth(s, "auth", p, cx);
+     }},
+    {"sns",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "topicArn", p, cx);
+       required(s, "region", p, cx);
+       check_webhook_context(s, p, cx);
+     }},
+    {"sqs",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "region", p, cx);
+       required(s, "queue", p, cx);
+     }},
+    {"azureEventsHub",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "fqdn", p, cx);
+       required(s, "hubName", p, cx);
+       if (has(s, "sharedAccessKey") != has(s, "sharedAccessKeyName"))
+         cx.error(p, "sharedAccessKey and sharedAccessKeyName go together");
+     }},
+    {"azureQueueStorage",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       if (!has(s, "connectionString") && text(s, "storageAccountName").empty())
+         cx.error(p, "an azureQueueStorage event needs connectionString or storageAccountName");
+       required(s, "queueName", p, cx);
+     }},
+    {"azureServiceBus",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       if (!has(s, "connectionString") && text(s, "fullyQualifiedNamespace").empty())
+         cx.error(p, "an azureServiceBus event needs connectionString or fullyQualifiedNamespace");
+       auto queue = text(s, "queueName");
+       auto topic = text(s, "topicName");
+       auto subscription = text(s, "subscriptionName");
+       if (queue.empty() && (topic.empty() || subscription.empty()))
+         cx.error(p, "an azureServiceBus event needs queueName, or topicName and "
+                     "subscriptionName");
+       else if (!queue.empty() && (!topic.empty() || !subscription.empty()))
+         cx.error(p, "queueName cannot be combined with topicName or subscriptionName");
+     }},
+    {"bitbucket",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       bool repos = non_empty_list(s, "repositories")
+                    || (!text(s, "owner").empty() && !text(s, "repositorySlug").empty());
+       if (!repos)
+         cx.error(p, "a bitbucket event needs at least one repository");
+       const json& auth = has(s, "auth") ? s["auth"] : json::object();
+       bool basic = has(auth, "basic") && has(auth["basic"], "username")
+                    && has(auth["basic"], "password");
+       if ((basic || has(auth, "oauthToken")) && webhook_url_set(s) && !non_empty_list(s, "events"))
+         cx.error(child_path(p, "events"), "events must be listed to create the webhook");
+       check_webhook_context(s, p, cx);
+     }},
+    {"bitbucketserver",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       bool targets = non_empty_list(s, "repositories") || non_empty_list(s, "projects")
+                      || (!text(s, "projectKey").empty() && !text(s, "repositorySlug").empty());
+       if (has(s, "accessToken") && webhook_url_set(s) && targets && !non_empty_list(s, "events"))
+         cx.error(child_path(p, "events"), "events must be listed to create the webhook");
+       required(s, "bitbucketserverBaseURL", p, cx);
+       check_duration(s, "checkInterval", p, cx);
+       check_webhook_context(s, p, cx);
+     }},
+    {"emitter",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "broker", p, cx);
+       required(s, "channelName", p, cx);
+       required(s, "channelKey", p, cx);
+       check_tls(s, p, cx);
+     }},
+    {"file",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "eventType", p, cx);
+       check_watch_path(s, p, false, cx);
+     }},
+    {"sftp",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "eventType", p, cx);
+       check_watch_path(s, p, false, cx);
+       check_duration(s, "pollIntervalDuration", p, cx);
+     }},
+    {"pubSub",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       if (!text(s, "topicProjectID").empty() && text(s, "topic").empty())
+         cx.error(child_path(p, "topicProjectID"), "topicProjectID needs topic");
+       if (text(s, "topic").empty() && text(s, "subscriptionID").empty())
+         cx.error(p, "a pubSub event needs topic or subscriptionID");
+     }},
+    {"gerrit",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       if (!has(s, "projects") || s["projects"].empty())
+         cx.error(child_path(p, "projects"), "projects must not be empty");
+       required_object(s, "events", p, cx);
+       required(s, "gerritBaseURL", p, cx);
+       required_object(s, "auth", p, cx);
+       check_webhook_context(s, p, cx);
+     }},
+    {"github",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       bool repos = non_empty_list(s, "repositories")
+                    || (!text(s, "owner").empty() && !text(s, "repository").empty());
+       bool orgs = has(s, "organizations");
+       bool credentials = has(s, "apiToken")
+                          || (has(s, "githubApp") && has(s["githubApp"], "privateKey"));
+       if (credentials && webhook_url_set(s) && !non_empty_list(s, "events"))
+         cx.error(child_path(p, "events"), "events must be listed to create the webhook");
+       if (!repos && !orgs)
+         cx.error(p, "a github event needs repositories or organizations");
+       if (repos && orgs)
+         cx.error(p, "a github event takes repositories or organizations, not both");
+       auto content = text(s, "contentType");
+       if (!content.empty() && content != "json" && content != "form")
+         cx.error(child_path(p, "contentType"), "contentType must be json or form");
+       if (text(s, "githubBaseURL").empty() != text(s, "githubUploadURL").empty())
+         cx.error(p, "githubBaseURL and githubUploadURL go together");
+       check_webhook_context(s, p, cx);
+     }},
+    {"gitlab",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required_object(s, "events", p, cx);
+       required(s, "gitlabBaseURL", p, cx);
+       required_object(s, "accessToken", p, cx);
+       check_webhook_context(s, p, cx);
+     }},
+    {"hdfs",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       auto type = text(s, "type");
+       if (required(s, "type", p, cx) && type != "CREATE" && type != "CLOSE" && type != "APPEND"
+           && type != "RENAME" && type != "METADATA" && type != "UNLINK"
+           && type != "TRUNCATE")
+         cx.error(child_path(p, "type"), "unknown HDFS event type \"" + type + "\"");
+       check_duration(s, "checkInterval", p, cx);
+       check_watch_path(s, p, true, cx);
+       if (!has(s, "addresses") || s["addresses"].empty())
+         cx.error(child_path(p, "addresses"), "addresses must not be empty");
+       bool ccache = has(s, "krbCCacheSecret");
+       bool keytab = has(s, "krbKeytabSecret");
+       if (text(s, "hdfsUser").empty() && !ccache && !keytab)
+         cx.error(p, "an hdfs event needs hdfsUser, krbCCacheSecret or krbKeytabSecret");
+       if (keytab && (text(s, "krbServicePrincipalName").empty() || !has(s, "krbConfigConfigMap")
+                      || text(s, "krbUsername").empty() || text(s, "krbRealm").empty()))
+         cx.error(p, "krbKeytabSecret needs krbServicePrincipalName, krbConfigConfigMap, "
+                     "krbUsername and krbRealm");
+       if (ccache && (text(s, "krbServicePrincipalName").empty() || !has(s, "krbConfigConfigMap")))
+         cx.error(p, "krbCCacheSecret needs krbServicePrincipalName and krbConfigConfigMap");
+     }},
+    {"minio",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required_object(s, "accessKey", p, cx);
+       required_object(s, "secretKey", p, cx);
+       required(s, "endpoint", p, cx);
+       if (has(s, "bucket"))
+         required(s["bucket"], "name", child_path(p, "bucket"), cx);
+     }},
+    {"mqtt",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "url", p, cx);
+       required(s, "topic", p, cx);
+       required(s, "clientId", p, cx);
+       check_tls(s, p, cx);
+       check_basic_auth(s, "auth", p, cx);
+     }},
+    {"nsq",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "hostAddress", p, cx);
+       required(s, "topic", p, cx);
+       required(s, "channel", p, cx);
+       check_tls(s, p, cx);
+     }},
+    {"redis",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "hostAddress", p, cx);
+       required_object(s, "channels", p, cx);
+       if (has(s, "password") && text(s, "namespace").empty())
+         cx.error(child_path(p, "namespace"), "namespace is required to read the password secret");
+       check_tls(s, p, cx);
+     }},
+    {"redisStream",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "hostAddress", p, cx);
+       required_object(s, "streams", p, cx);
+       check_tls(s, p, cx);
+     }},
+    {"resource",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "version", p, cx);
+       required(s, "resource", p, cx);
+       required_object(s, "eventTypes", p, cx);
+       if (!has(s, "filter"))
+         return;
+       for (const char* kind : {"labels", "fields"}) {
+         if (!has(s["filter"], kind) || !s["filter"][kind].is_array())
+           continue;
+         const auto& selectors = s["filter"][kind];
+         auto at = child_path(child_path(p, "filter"), kind);
+         for (std::size_t i = 0; i < selectors.size(); ++i) {
+           required(selectors[i], "key", item_path(at, i), cx);
+           static const std::set<std::string> operators{
+             "", "!", "=", "==", "in", "!=", "notin", "exists", "gt", "lt"};
+           auto op = text(selectors[i], "operation");
+           if (!operators.contains(op))
+             cx.error(child_path(item_path(at, i), "operation"),
+                      "unknown selection operation \"" + op + "\"");
+         }
+       }
+     }},
+    {"slack",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required_object(s, "token", p, cx);
+       required_object(s, "signingSecret", p, cx);
+       check_webhook_context(s, p, cx);
+     }},
+    {"storageGrid",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       required(s, "topicArn", p, cx);
+       required(s, "apiURL", p, cx);
+       required_object(s, "authToken", p, cx);
+       required(s, "bucket", p, cx);
+       required_object(s, "events", p, cx);
+       check_webhook_context(s, p, cx);
+     }},
+    {"stripe",
+     [](const json& s, const std::string& p, const load_context& cx) {
+       if (has(s, "createWebhook") && s["createWebhook"] == true)
+         required_object(s, "apiKey", p, cx);
+       check_webhook_context(s, p, cx);
+     }},
+  };
+  return table;
+}
+
+} // namespace
+
+void validate_unmodelled_source(const unmodelled_event& event, const std::string& path,
+                                const load_context& cx) {
+  auto spec = json::parse(event.json, nullptr, false);
+  if (spec.is_discarded() || !spec.is_object())
+    return;
+  auto rule = rules().find(event.type);
+  if (rule != rules().end())
+    rule->second(spec, path, cx);
+}
+
+} // namespace ganglion::dsl::detail

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "ganglion/dsl/model.hpp"
+#include "load/load_context.hpp"
+
+namespace ganglion::dsl::detail {
+
+/// Argo's validateTrigger for the trigger at `path` (recursing into its dlqTrigger), with
+/// `dependencies` the sensor's dependency names for conditions and parameters.
+void validate_trigger(const trigger& t, const std::string& path,
+                      const std::set<std::string>& dependencies, const load_context& cx);
+
+} // namespace ganglion::dsl::detail
