@@ -60,6 +60,28 @@ void cap_malloc_arenas() {
 #endif
 }
 
+/// Points the engine at the write-ahead log under `--data-dir`, with the fsync and retention
+/// flags; false (logged) when a duration flag is not a positive Go duration.
+bool configure_log(const run_options& options, core::engine_options& engine_options) {
+  engine_options.data_dir = options.data_dir;
+  auto& durable = engine_options.durability;
+  durable.fsync = options.fsync;
+  auto interval = dsl::parse_go_duration(options.fsync_interval);
+  auto age = dsl::parse_go_duration(options.retention_age);
+  if (!interval || *interval <= 0 || !age || *age <= 0) {
+    spdlog::error("--fsync-interval and --retention-age take a positive Go duration "
+                  "(e.g. 100ms, 24h)");
+    return false;
+  }
+  durable.fsync_interval =
+    std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::nanoseconds(*interval));
+  durable.retention_age =
+    std::chrono::duration_cast<std::chrono::seconds>(std::chrono::nanoseconds(*age));
+  durable.segment_bytes = options.segment_mb << 20;
+  durable.retention_bytes = options.retention_mb << 20;
+  return true;
+}
+
 /// Logs once when every source listens.
 void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
   for (int i = 0; i < 6000 && !stopping; ++i) {
@@ -92,33 +114,18 @@ int run_command(const run_options& options) {
   core::engine_options engine_options;
   engine_options.secrets_dir = options.secrets_dir;
   try {
-    engine_options.remote = open_bus(loaded.documents, options,
-                                     std::make_shared<const core::secret_store>(options.secrets_dir));
+    auto secrets = std::make_shared<const core::secret_store>(options.secrets_dir);
+    engine_options.remote = open_bus(loaded.documents, options, std::move(secrets));
   } catch (const std::exception& ex) {
     spdlog::error("cannot open the EventBus: {}", ex.what());
     return 1;
   }
-  if (engine_options.remote) {
-    // The remote bus keeps the events and the sensors' state; there is no local log.
-  } else if (!options.in_memory) {
-    engine_options.data_dir = options.data_dir;
-    auto& durable = engine_options.durability;
-    durable.fsync = options.fsync;
-    auto interval = dsl::parse_go_duration(options.fsync_interval);
-    auto age = dsl::parse_go_duration(options.retention_age);
-    if (!interval || *interval <= 0 || !age || *age <= 0) {
-      spdlog::error("--fsync-interval and --retention-age take a positive Go duration "
-                    "(e.g. 100ms, 24h)");
+  // A remote bus keeps the events and the sensors' state: there is no local log.
+  if (!engine_options.remote) {
+    if (options.in_memory)
+      spdlog::warn("--in-memory: accepted events are kept in memory only; a crash loses them");
+    else if (!configure_log(options, engine_options))
       return 1;
-    }
-    durable.fsync_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::nanoseconds(*interval));
-    durable.retention_age =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::nanoseconds(*age));
-    durable.segment_bytes = options.segment_mb << 20;
-    durable.retention_bytes = options.retention_mb << 20;
-  } else {
-    spdlog::warn("--in-memory: accepted events are kept in memory only; a crash loses them");
   }
   engine_options.bus_capacity = options.bus_capacity;
   engine_options.dedup_window =

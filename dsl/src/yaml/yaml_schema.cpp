@@ -55,8 +55,6 @@ const std::string* schema_field_type(std::string_view type, std::string_view fie
   return f == t->second.end() ? nullptr : &f->second;
 }
 
-bool schema_has_type(std::string_view type) { return types().contains(type); }
-
 void check_schema(const YAML::Node& node, std::string_view type, const std::string& path,
                   const load_context& cx) {
   if (is_absent(node) || type == "a")

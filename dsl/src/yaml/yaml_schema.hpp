@@ -22,9 +22,6 @@ const std::vector<schema_entry>& argo_schema_table();
 /// The type code of `field` in object type `type`; nullptr when Argo has no such field.
 const std::string* schema_field_type(std::string_view type, std::string_view field);
 
-/// True when `type` names an object type of the table.
-bool schema_has_type(std::string_view type);
-
 /// Checks `node` (at `path`) against the type code `type`: reports fields Argo does not know
 /// (warning, error when strict), values of the wrong shape or scalar type, and non-scalar keys.
 void check_schema(const YAML::Node& node, std::string_view type, const std::string& path,

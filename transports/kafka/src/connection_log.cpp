@@ -109,7 +109,6 @@ void connection_log::on_error(int code, std::string_view code_name, std::string_
     if (!all_down_)
       spdlog::warn("kafka {}: all brokers are down ({}); retrying", client_, text);
     all_down_ = true;
-    any_up_ = false;
     return;
   }
   if (is_connection_error(code)) {
@@ -146,7 +145,6 @@ void connection_log::broker_up(const std::string& broker) {
     spdlog::debug("kafka {}: connected to broker {}", client_, broker);
   state = broker_state::up;
   all_down_ = false;
-  any_up_ = true;
 }
 
 void connection_log::on_stats(std::string_view json) {
@@ -168,11 +166,6 @@ void connection_log::on_stats(std::string_view json) {
     if (state == "UP")
       broker_up(std::string(field.key));
   }
-}
-
-bool connection_log::any_broker_up() const {
-  std::lock_guard guard{mutex_};
-  return any_up_;
 }
 
 } // namespace ganglion::kafka::detail

@@ -34,9 +34,6 @@ public:
   /// The client's name as used in log lines.
   const std::string& client() const noexcept { return client_; }
 
-  /// True when at least one broker was seen up since the last "all brokers down".
-  bool any_broker_up() const;
-
 private:
   enum class broker_state { unknown, up, down };
 
@@ -51,7 +48,6 @@ private:
   std::map<std::string, broker_state> brokers_;
   std::map<std::string, std::chrono::steady_clock::time_point> recent_;
   bool all_down_ = false;
-  bool any_up_ = false;
 };
 
 /// `reason` without librdkafka's ", N identical error(s) suppressed" note.

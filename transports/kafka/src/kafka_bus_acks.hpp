@@ -63,7 +63,6 @@ public:
   /// True when position() or metadata() changed since mark_committed().
   bool changed() const noexcept { return changed_; }
   void mark_committed() noexcept { changed_ = false; }
-  void mark_changed() noexcept { changed_ = true; }
 
 private:
   std::deque<std::pair<std::int64_t, bool>> pending_; // front is unacknowledged

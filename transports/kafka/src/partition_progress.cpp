@@ -22,9 +22,4 @@ void partition_progress::settle(std::int64_t offset) {
   }
 }
 
-std::size_t partition_progress::unsettled() const noexcept {
-  return static_cast<std::size_t>(
-    std::count_if(pending_.begin(), pending_.end(), [](const auto& e) { return !e.second; }));
-}
-
 } // namespace ganglion::kafka::detail

@@ -31,9 +31,6 @@ public:
       committed_ = offset;
   }
 
-  /// Messages read but not settled yet.
-  std::size_t unsettled() const noexcept;
-
 private:
   /// Read offsets not yet part of the settled prefix, with whether each is settled.
   std::deque<std::pair<std::int64_t, bool>> pending_;
