@@ -24,6 +24,12 @@ bool is_manifest_name(const std::string& name) {
   return ext == ".yaml" || ext == ".yml" || name == "..data";
 }
 
+/// A mounted ConfigMap's timestamped directory (`..2026_12_01_22_00_00.123456789`): the loader
+/// skips it, and its files change before `..data` is swapped to it, which alone counts.
+bool is_kubernetes_internal(const std::string& name) {
+  return name.starts_with("..");
+}
+
 /// `path` absolute, with symbolic links, `.` and `..` resolved as far as it exists.
 std::string normalized(const std::string& path) {
   std::error_code ec;
@@ -89,9 +95,10 @@ bool manifest_watcher::watch_tree(const std::string& dir) {
        it.increment(ec)) {
     auto path = it->path().string();
     std::error_code unreadable;
+    auto name = it->path().filename().string();
     if (!it->is_directory(unreadable)) {
-      manifests = manifests || is_manifest_name(it->path().filename().string());
-    } else if (excluded(path)) {
+      manifests = manifests || is_manifest_name(name);
+    } else if (excluded(path) || is_kubernetes_internal(name)) {
       it.disable_recursion_pending();
     } else {
       watch_dir(path, true, {});
@@ -142,7 +149,7 @@ bool manifest_watcher::drain() {
       const auto& w = it->second;
       if (w.recursive && (ev->mask & IN_ISDIR)) {
         auto path = w.path + "/" + name;
-        if (excluded(path))
+        if (excluded(path) || is_kubernetes_internal(name))
           continue;
         // A new directory counts once it holds manifests (then, or when they are written); a
         // directory that went may have held some.

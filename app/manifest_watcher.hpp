@@ -14,7 +14,8 @@ namespace ganglion::app {
 /// rather than files, so that editors that write a temporary file and rename it over the
 /// manifest are seen; in a directory only `*.yaml` / `*.yml` files count (and Kubernetes'
 /// `..data` swap of a mounted ConfigMap), a new subdirectory only when it holds some, and
-/// nothing below an excluded directory (the engine's data directory) counts.
+/// nothing below an excluded directory (the engine's data directory) or a `..`-prefixed one
+/// (a ConfigMap's timestamped copy, written before the `..data` swap) counts.
 class manifest_watcher {
 public:
   /// Starts watching `paths`, but nothing at or below `excluded`. Paths that do not exist are

@@ -1,5 +1,6 @@
 #include "load/load_embedded_yaml.hpp"
 
+#include "yaml/yaml_limits.hpp"
 #include "yaml/yaml_node.hpp"
 #include "yaml/yaml_path.hpp"
 
@@ -37,6 +38,11 @@ std::optional<YAML::Node> load_embedded_yaml(const YAML::Node& field, const std:
   if (is_absent(field) || !field.IsScalar() || field.Scalar().empty())
     return std::nullopt;
   const auto key = path.substr(parent_path(path).size() + (parent_path(path).empty() ? 0 : 1));
+  if (auto refused = check_yaml_limits(field.Scalar(), cx.doc.where.file, cx.options)) {
+    cx.error(path, key + ": " + refused->message + " (its line "
+                     + std::to_string(refused->where.line) + ")");
+    return std::nullopt;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(field.Scalar());

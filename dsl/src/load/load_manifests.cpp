@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -8,9 +9,11 @@
 
 #include "ganglion/dsl/load.hpp"
 #include "load/load_common.hpp"
+#include "load/load_duplicates.hpp"
 #include "load/load_fingerprints.hpp"
 #include "load/load_kinds.hpp"
 #include "validate/validate.hpp"
+#include "yaml/yaml_limits.hpp"
 #include "yaml/yaml_locations.hpp"
 #include "yaml/yaml_node.hpp"
 #include "yaml/yaml_schema.hpp"
@@ -91,8 +94,21 @@ void load_document(const YAML::Node& root, const std::string& file, const load_o
   result.documents.push_back(std::move(doc));
 }
 
+std::string too_large(std::uintmax_t bytes, const load_options& options) {
+  return "the file has " + std::to_string(bytes) + " bytes, more than the limit of "
+         + std::to_string(options.max_file_bytes) + " bytes";
+}
+
 void load_text_into(const std::string& text, const std::string& file, const load_options& options,
                     load_result& result) {
+  if (text.size() > options.max_file_bytes) {
+    add_file_diagnostic(result, file, 0, 0, too_large(text.size(), options));
+    return;
+  }
+  if (auto refused = detail::check_yaml_limits(text, file, options)) {
+    result.diagnostics.push_back(std::move(*refused));
+    return;
+  }
   std::vector<YAML::Node> roots;
   try {
     roots = YAML::LoadAll(text);
@@ -112,6 +128,11 @@ void load_text_into(const std::string& text, const std::string& file, const load
 
 void load_file(const std::filesystem::path& path, const load_options& options,
                load_result& result) {
+  std::error_code ec;
+  if (auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > options.max_file_bytes) {
+    add_file_diagnostic(result, path.string(), 0, 0, too_large(bytes, options));
+    return;
+  }
   std::ifstream in{path, std::ios::binary};
   if (!in) {
     add_file_diagnostic(result, path.string(), 0, 0, "cannot read the file");
@@ -127,12 +148,39 @@ bool is_manifest(const std::filesystem::path& path) {
   return ext == ".yaml" || ext == ".yml";
 }
 
+/// `..data` and `..<timestamp>` of a mounted ConfigMap or Secret: the real files its
+/// `file.yaml` links point into, which are read through the links.
+bool is_kubernetes_internal(const std::filesystem::path& path) {
+  return path.filename().string().starts_with("..");
+}
+
+std::vector<std::filesystem::path> manifests_in(const std::string& dir, load_result& result) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it{dir, ec}, end; !ec && it != end; it.increment(ec)) {
+    if (is_kubernetes_internal(it->path())) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec) && is_manifest(it->path()))
+      files.push_back(it->path());
+  }
+  if (ec)
+    add_file_diagnostic(result, dir, 0, 0, "cannot read the directory: " + ec.message());
+  else if (files.empty())
+    add_file_diagnostic(result, dir, 0, 0, "no *.yaml or *.yml file in the directory");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 } // namespace
 
 load_result load_manifest_text(const std::string& text, const std::string& file,
                                const load_options& options) {
   load_result result;
   load_text_into(text, file, options, result);
+  detail::report_duplicates(result);
   return result;
 }
 
@@ -143,16 +191,7 @@ load_result load_manifests(const std::vector<std::string>& paths, const load_opt
     std::error_code ec;
     fs::path path{given};
     if (fs::is_directory(path, ec)) {
-      std::vector<fs::path> files;
-      for (fs::recursive_directory_iterator it{path, ec}, end; !ec && it != end; it.increment(ec))
-        if (it->is_regular_file(ec) && is_manifest(it->path()))
-          files.push_back(it->path());
-      if (ec)
-        add_file_diagnostic(result, given, 0, 0, "cannot read the directory: " + ec.message());
-      std::sort(files.begin(), files.end());
-      if (files.empty() && !ec)
-        add_file_diagnostic(result, given, 0, 0, "no *.yaml or *.yml file in the directory");
-      for (const auto& file : files)
+      for (const auto& file : manifests_in(given, result))
         load_file(file, options, result);
     } else if (fs::exists(path, ec)) {
       load_file(path, options, result);
@@ -160,6 +199,7 @@ load_result load_manifests(const std::vector<std::string>& paths, const load_opt
       add_file_diagnostic(result, given, 0, 0, "no such file or directory");
     }
   }
+  detail::report_duplicates(result);
   return result;
 }
 

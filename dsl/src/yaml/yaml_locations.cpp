@@ -8,8 +8,6 @@ namespace ganglion::dsl::detail {
 
 namespace {
 
-constexpr int max_depth = 256;
-
 source_location location_of(const YAML::Mark& mark, const load_context& cx) {
   source_location where;
   where.file = cx.doc.where.file;
@@ -21,11 +19,11 @@ source_location location_of(const YAML::Mark& mark, const load_context& cx) {
 }
 
 bool walk(const YAML::Node& node, const std::string& path, int depth, const load_context& cx) {
-  if (depth > max_depth) {
+  if (depth >= cx.options.max_depth) { // check_yaml_limits refuses such a file before
     auto top = path;
     while (!parent_path(top).empty())
       top = parent_path(top);
-    cx.error(top, "nesting deeper than 256 levels (a recursive alias?)");
+    cx.error(top, "nesting deeper than " + std::to_string(cx.options.max_depth) + " levels");
     return false;
   }
   if (node.IsMap()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -8,10 +9,17 @@
 
 namespace ganglion::dsl {
 
-/// Options of loading and validation.
+/// Options of loading and validation. The limits bound what one manifest file may cost; a file
+/// beyond one is refused with a located error before it is loaded (docs/compatibility.md).
 struct load_options {
   /// Unknown fields are errors instead of warnings.
   bool strict = false;
+  /// Bytes a manifest file may hold (8 MiB); checked before the file is read.
+  std::size_t max_file_bytes = std::size_t{8} << 20;
+  /// Levels of nested maps and lists a document may have, aliases expanded.
+  int max_depth = 100;
+  /// Nodes the documents of one file may have with every alias expanded ("billion laughs").
+  std::size_t max_nodes = 1'000'000;
 };
 
 /// Documents loaded from manifest files, and every problem found in them.
@@ -21,8 +29,11 @@ struct load_result {
 };
 
 /// Loads YAML files and directories (recursively: *.yaml, *.yml; multi-document) into the typed
-/// model and validates every EventSource, Sensor and EventBus with Argo's rules. Reports all
-/// problems at once; never throws for bad input.
+/// model and validates every EventSource, Sensor and EventBus with Argo's rules. Entries whose
+/// name starts with `..` are skipped in a directory (a mounted ConfigMap's `..data` and
+/// timestamped directories: each object is read once, through its `file.yaml` link). Two
+/// objects of the same kind and name are an error. Reports all problems at once; never throws
+/// for bad input.
 load_result load_manifests(const std::vector<std::string>& paths, const load_options& options = {});
 
 /// Loads manifests from YAML text (for tests and embedders); `file` names it in diagnostics.
