@@ -145,9 +145,9 @@ TEST(model_limits, a_file_larger_than_the_limit_is_refused_before_it_is_parsed) 
   auto dir = ganglion::test::temp_dir();
   auto file = dir + "/huge.yaml";
   // Not YAML at all: refused by its size alone.
-  ganglion::test::write_file(file, std::string((std::size_t{8} << 20) + 1, '['));
+  ganglion::test::write_file(file, std::string((std::size_t{2} << 20) + 1, '['));
   auto huge = load_manifests({file});
   ASSERT_EQ(huge.diagnostics.size(), 1u) << dump(huge);
   EXPECT_EQ(huge.diagnostics[0].to_string(),
-            file + ":0:0: the file has 8388609 bytes, more than the limit of 8388608 bytes");
+            file + ":0:0: the file has 2097153 bytes, more than the limit of 2097152 bytes");
 }

@@ -14,8 +14,9 @@ namespace ganglion::dsl {
 struct load_options {
   /// Unknown fields are errors instead of warnings.
   bool strict = false;
-  /// Bytes a manifest file may hold (8 MiB); checked before the file is read.
-  std::size_t max_file_bytes = std::size_t{8} << 20;
+  /// Bytes a manifest file may hold (2 MiB; a ConfigMap holds at most 1 MiB); checked before
+  /// the file is read. It also bounds yaml-cpp's memory on one flow collection (~250x the file).
+  std::size_t max_file_bytes = std::size_t{2} << 20;
   /// Levels of nested maps and lists a document may have, aliases expanded.
   int max_depth = 100;
   /// Nodes the documents of one file may have with every alias expanded ("billion laughs").
