@@ -55,6 +55,7 @@ public:
   engine_process(manifest_path file, engine_options options)
     : engine_process(std::move(file), std::move(options), nullptr) {}
 
+  /// Stops the engine with SIGTERM when it still runs.
   ~engine_process() {
     if (process_ && process_->running()) {
       process_->signal(SIGTERM);

@@ -80,6 +80,7 @@ inline std::string manifests(const manifest_set& m) {
 /// `ganglion run` on manifests(m), with or without the file watch; edit() rewrites them.
 class reloading_engine : public engine_process {
 public:
+  /// Starts on manifests(m); `watch` false adds --no-watch.
   reloading_engine(const manifest_set& m, bool watch)
     : engine_process(manifests(m), options(watch)) {}
 

@@ -84,6 +84,7 @@ struct inbox {
     return n;
   }
 
+  /// Waits until `count` events arrived in all.
   bool wait_for(std::size_t count, std::chrono::milliseconds timeout) {
     return test::eventually(
       [&] {

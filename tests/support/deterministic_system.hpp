@@ -18,9 +18,11 @@
 namespace ganglion::test {
 
 /// An actor system whose actors run on the test's thread, in `run()`, and whose clock moves
-/// only in `advance()` / `run_timers()`.
+/// only in `advance()` / `run_timers()`. Send every actor the test spawned an exit before the
+/// system goes: CAF waits for running actors at shutdown, and nothing runs them then (a hang).
 class deterministic_system {
 public:
+  /// A system with the testing scheduler and a hidden scoped actor for requests.
   deterministic_system() : sys_{configure(cfg_)}, self_{sys_, true} {}
 
   deterministic_system(const deterministic_system&) = delete;
