@@ -33,46 +33,17 @@ std::size_t env_or(const char* name, std::size_t fallback) {
   return value ? static_cast<std::size_t>(std::stoull(value)) : fallback;
 }
 
-/// The engine process on a fixed data directory, ports and manifests, restartable.
-class restartable_engine {
-public:
-  restartable_engine(std::string manifest, std::string data_dir, std::string fsync = "interval")
-    : manifest_(std::move(manifest)),
-      data_dir_(std::move(data_dir)),
-      fsync_(std::move(fsync)),
-      admin_(test::free_port()) {}
-
-  void start() {
-    process_ = std::make_unique<test::child_process>(std::vector<std::string>{
-      GANGLION_BINARY, "run", "-f", manifest_, "--admin", fmt::format("127.0.0.1:{}", admin_),
-      "--webhook-host", "127.0.0.1", "--data-dir", data_dir_, "--shutdown-grace", "5", "--fsync",
-      fsync_});
-    ASSERT_TRUE(test::wait_http_ok(fmt::format("http://127.0.0.1:{}/ready", admin_), 30s))
-      << process_->output();
-  }
-
-  void kill() {
-    process_->signal(SIGKILL);
-    process_->wait(10s);
-    earlier_ += process_->output();
-  }
-
-  void stop() {
-    process_->signal(SIGTERM);
-    EXPECT_EQ(process_->wait(20s), 0) << process_->output();
-  }
-
-  /// What every run so far logged.
-  std::string output() const { return earlier_ + (process_ ? process_->output() : std::string{}); }
-
-private:
-  std::string manifest_;
-  std::string data_dir_;
-  std::string fsync_;
-  std::uint16_t admin_;
-  std::unique_ptr<test::child_process> process_;
-  std::string earlier_;
-};
+/// The engine on manifest file `manifest` and data directory `data_dir`, started by the test
+/// and restartable on them.
+e2e::engine_process restartable_engine(const std::string& manifest, const std::string& data_dir,
+                                       const std::string& fsync = "interval") {
+  e2e::engine_options options;
+  options.start_now = false;
+  options.data_dir = data_dir;
+  options.extra_args = {"--shutdown-grace", "5", "--fsync", fsync};
+  options.ready_timeout = 30s;
+  return e2e::engine_process{e2e::manifest_path{manifest}, std::move(options)};
+}
 
 /// The sum of N over the log lines "… N unfinished event(s) delivered again …".
 std::size_t redelivered(const std::string& log) {
@@ -164,7 +135,7 @@ TEST_P(durable_bus_crash, every_acknowledged_event_survives_kill_minus_nine) {
         steps: 5
         duration: 100ms
 )", sink.url("/record"))));
-  restartable_engine engine{dir + "/m.yaml", dir + "/data", GetParam()};
+  auto engine = restartable_engine(dir + "/m.yaml", dir + "/data", GetParam());
   engine.start();
 
   // Producers post seq = 0..events-1; whatever is not answered 200 is retried until it is.
@@ -264,22 +235,27 @@ TEST(durable_bus, a_graceful_restart_repeats_nothing_and_keeps_a_half_satisfied_
               dest: b
 )",
                                                    "      atLeastOnce: true\n"));
-  restartable_engine engine{dir + "/m.yaml", dir + "/data"};
+  auto engine = restartable_engine(dir + "/m.yaml", dir + "/data");
   engine.start();
   ASSERT_EQ(e2e::post(port, "a", R"({"v":1})").status, 200);
   ASSERT_EQ(e2e::post(port, "b", R"({"v":2})").status, 200);
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   // Half of the next join, then a restart: the stored `a` must still be there.
   ASSERT_EQ(e2e::post(port, "a", R"({"v":3})").status, 200);
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("join", "a", "pass", 2)))
+    << engine.metrics();
   engine.stop();
   engine.start();
   ASSERT_EQ(e2e::post(port, "b", R"({"v":4})").status, 200);
   ASSERT_TRUE(sink.wait_for(2, 10s)) << engine.output();
-  std::this_thread::sleep_for(500ms);
+  // A third join after it: had the first firing run again, it would be among these.
+  ASSERT_EQ(e2e::post(port, "a", R"({"v":5})").status, 200);
+  ASSERT_EQ(e2e::post(port, "b", R"({"v":6})").status, 200);
+  ASSERT_TRUE(sink.wait_for(3, 10s)) << engine.output();
   auto requests = sink.requests();
-  ASSERT_EQ(requests.size(), 2u) << "the first firing ran again after the restart";
+  ASSERT_EQ(requests.size(), 3u) << "the first firing ran again after the restart";
   EXPECT_EQ(nlohmann::json::parse(requests[1].body), nlohmann::json({{"a", "3"}, {"b", "4"}}));
+  EXPECT_EQ(nlohmann::json::parse(requests[2].body), nlohmann::json({{"a", "5"}, {"b", "6"}}));
   engine.stop();
 }
 
@@ -288,10 +264,11 @@ TEST(durable_bus, a_killed_engine_keeps_a_half_satisfied_join) {
   auto port = test::free_port();
   auto dir = test::temp_dir();
   test::write_file(dir + "/m.yaml", join_manifests(port, sink.url("/join")));
-  restartable_engine engine{dir + "/m.yaml", dir + "/data"};
+  auto engine = restartable_engine(dir + "/m.yaml", dir + "/data");
   engine.start();
   ASSERT_EQ(e2e::post(port, "a", R"({"v":1})").status, 200);
-  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("join", "a", "pass", 1)))
+    << engine.metrics();
   engine.kill();
   engine.start();
   ASSERT_EQ(e2e::post(port, "b", R"({"v":2})").status, 200);
@@ -303,7 +280,7 @@ TEST(durable_bus, a_second_engine_on_the_same_data_dir_is_refused) {
   auto port = test::free_port();
   auto dir = test::temp_dir();
   test::write_file(dir + "/m.yaml", e2e::webhook_source("hooks", port, {"a"}));
-  restartable_engine first{dir + "/m.yaml", dir + "/data"};
+  auto first = restartable_engine(dir + "/m.yaml", dir + "/data");
   first.start();
   test::write_file(dir + "/n.yaml", e2e::webhook_source("other", test::free_port(), {"a"}));
   test::child_process second{{GANGLION_BINARY, "run", "-f", dir + "/n.yaml", "--data-dir",

@@ -1,7 +1,6 @@
 // Filter kinds through the binary: exprs, time windows, filtersLogicalOperator.
 
 #include <ctime>
-#include <thread>
 
 #include "engine_process.hpp"
 
@@ -47,6 +46,16 @@ std::string utc_clock(int hours) {
   return out;
 }
 
+/// The /metrics line counting the events dependency f/d judged `result`.
+std::string evaluated(const std::string& result, int n) {
+  return e2e::dependency_events("f", "d", result, n);
+}
+
+/// The /metrics line counting the firings of trigger f/t that reached the sink.
+std::string fired(int n) {
+  return e2e::triggers_fired("f", "t", n);
+}
+
 std::vector<std::string> ids_received(const test::http_sink& sink) {
   std::vector<std::string> ids;
   for (const auto& r : sink.requests())
@@ -72,8 +81,9 @@ TEST(e2e_filters, exprs_filter_binds_fields_and_evaluates_the_expression) {
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"1","amount":50,"currency":"EUR"})").status, 200);
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"2","amount":150,"currency":"USD"})").status, 200);
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"3","amount":150,"currency":"EUR"})").status, 200);
-  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
-  std::this_thread::sleep_for(300ms);
+  // Every event was judged and the one firing reached the sink: nothing else can come.
+  ASSERT_TRUE(engine.wait_metric(evaluated("fail", 2))) << engine.metrics();
+  ASSERT_TRUE(engine.wait_metric(fired(1))) << engine.metrics() << engine.output();
   EXPECT_EQ(ids_received(sink), std::vector<std::string>{R"({"id":"3"})"});
 }
 
@@ -93,7 +103,8 @@ TEST(e2e_filters, time_filter_passes_inside_the_window_only) {
   EXPECT_EQ(e2e::post(inside_port, "example", R"({"id":"now"})").status, 200);
   EXPECT_EQ(e2e::post(outside_port, "example", R"({"id":"now"})").status, 200);
   EXPECT_TRUE(inside_sink.wait_for(1, 10s)) << inside.output();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(outside.wait_metric(evaluated("fail", 1))) << outside.metrics();
+  EXPECT_NE(outside.metrics().find(fired(0)), std::string::npos) << outside.metrics();
   EXPECT_TRUE(outside_sink.requests().empty());
 }
 
@@ -116,8 +127,8 @@ TEST(e2e_filters, or_operator_passes_when_any_filter_kind_passes) {
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"a","kind":"urgent","size":1})").status, 200);
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"b","kind":"normal","size":50})").status, 200);
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"c","kind":"normal","size":1})").status, 200);
-  ASSERT_TRUE(sink.wait_for(2, 10s)) << engine.output();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(engine.wait_metric(evaluated("fail", 1))) << engine.metrics();
+  ASSERT_TRUE(engine.wait_metric(fired(2))) << engine.metrics() << engine.output();
   EXPECT_EQ(ids_received(sink), (std::vector<std::string>{R"({"id":"a"})", R"({"id":"b"})"}));
 }
 
@@ -137,7 +148,7 @@ TEST(e2e_filters, transform_runs_before_the_filters_and_shapes_the_payload) {
   EXPECT_EQ(first.status, 200) << first.error << first.body;
   EXPECT_EQ(e2e::post(port, "example", R"({"id":"2","items":[{"price":80},{"price":40}]})").status,
             200);
-  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(engine.wait_metric(evaluated("fail", 1))) << engine.metrics();
+  ASSERT_TRUE(engine.wait_metric(fired(1))) << engine.metrics() << engine.output();
   EXPECT_EQ(ids_received(sink), std::vector<std::string>{R"({"id":"order-2"})"});
 }

@@ -77,18 +77,25 @@ TEST(e2e_pipeline, and_condition_joins_the_latest_event_of_each_dependency) {
                                  + param("b", "dataKey", "body.n", "b")))};
   for (int i = 1; i <= 3; ++i)
     EXPECT_EQ(e2e::post(port, "a", fmt::format(R"({{"n":"a{}"}})", i)).status, 200);
-  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("pipeline", "a", "pass", 3)))
+    << engine.metrics();
   EXPECT_TRUE(sink.requests().empty());
   EXPECT_EQ(e2e::post(port, "b", R"({"n":"b1"})").status, 200);
-  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::triggers_fired("pipeline", "join", 1)))
+    << engine.metrics() << engine.output();
   auto reqs = sink.requests();
   ASSERT_EQ(reqs.size(), 1u);
   EXPECT_EQ(reqs[0].body, R"({"a":"a3","b":"b1"})");
-  // The join state was cleared: another b alone fires nothing.
+  // The join state was cleared: another b alone fires nothing; the next a fires with it.
   EXPECT_EQ(e2e::post(port, "b", R"({"n":"b2"})").status, 200);
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("pipeline", "b", "pass", 2)))
+    << engine.metrics();
   EXPECT_EQ(sink.requests().size(), 1u);
+  EXPECT_EQ(e2e::post(port, "a", R"({"n":"a4"})").status, 200);
+  ASSERT_TRUE(engine.wait_metric(e2e::triggers_fired("pipeline", "join", 2)))
+    << engine.metrics() << engine.output();
+  ASSERT_EQ(sink.requests().size(), 2u);
+  EXPECT_EQ(sink.requests()[1].body, R"({"a":"a4","b":"b2"})");
 }
 
 TEST(e2e_pipeline, or_of_and_fires_on_either_branch) {
@@ -104,7 +111,8 @@ TEST(e2e_pipeline, or_of_and_fires_on_either_branch) {
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   EXPECT_EQ(sink.requests().at(0).body, R"({"c":"c1"})");
   EXPECT_EQ(e2e::post(port, "a", R"({"n":"a1"})").status, 200);
-  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("pipeline", "a", "pass", 1)))
+    << engine.metrics();
   EXPECT_EQ(sink.requests().size(), 1u);
   EXPECT_EQ(e2e::post(port, "b", R"({"n":"b1"})").status, 200);
   ASSERT_TRUE(sink.wait_for(2, 10s)) << engine.output();
@@ -150,8 +158,10 @@ TEST(e2e_pipeline, data_filter_lets_only_matching_events_through) {
   EXPECT_EQ(e2e::post(port, "example", R"({"action":"closed","count":50})").status, 200);
   EXPECT_EQ(e2e::post(port, "example", R"({"action":"opened","count":5})").status, 200);
   EXPECT_EQ(e2e::post(port, "example", R"({"action":"reopened","count":11})").status, 200);
-  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("pipeline", "d", "fail", 2)))
+    << engine.metrics();
+  ASSERT_TRUE(engine.wait_metric(e2e::triggers_fired("pipeline", "t", 1)))
+    << engine.metrics() << engine.output();
   ASSERT_EQ(sink.requests().size(), 1u);
   EXPECT_EQ(sink.requests().at(0).body, R"({"action":"reopened"})");
 }

@@ -1,5 +1,7 @@
 // Hot reload of a sensor that changed: what it keeps and what it drops.
 
+#include <thread>
+
 #include "eventually.hpp"
 #include "reload_support.hpp"
 
@@ -41,7 +43,8 @@ TEST(e2e_reload, a_changed_sensor_keeps_the_join_state_of_its_unchanged_dependen
 
   // `a` is held; b's filter changes: a's stored event stays.
   ASSERT_EQ(post_v(port, "a", "a1").status, 200);
-  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("pair", "a", "pass", 1)))
+    << engine.metrics();
   reload_with(engine, pair_manifests(port, sink.url(""), "a1", "b2"));
   ASSERT_EQ(post_v(port, "b", "b1").status, 200); // the old filter's value: rejected now
   ASSERT_EQ(post_v(port, "b", "b2").status, 200);
@@ -50,14 +53,18 @@ TEST(e2e_reload, a_changed_sensor_keeps_the_join_state_of_its_unchanged_dependen
 
   // `a` is held again; now a's own filter changes: its stored event is dropped.
   ASSERT_EQ(post_v(port, "a", "a1").status, 200);
-  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(engine.wait_metric(e2e::dependency_events("pair", "a", "pass", 2)))
+    << engine.metrics();
   reload_with(engine, pair_manifests(port, sink.url(""), "a2", "b2"));
   ASSERT_EQ(post_v(port, "b", "b2").status, 200);
-  std::this_thread::sleep_for(500ms);
-  EXPECT_EQ(count(sink, "/pair"), 1u) << "the changed dependency's stored event was kept";
+  // b2 alone must wait; a2 completes the join. Had the dropped a1 been kept, b2 would have
+  // fired with it, and the second firing would carry a1.
   ASSERT_EQ(post_v(port, "a", "a2").status, 200);
   ASSERT_TRUE(wait_count(sink, "/pair", 2)) << engine.output();
-  EXPECT_EQ(body_of(sink, "/pair", 1), R"({"a":"a2","b":"b2"})");
+  EXPECT_EQ(body_of(sink, "/pair", 1), R"({"a":"a2","b":"b2"})")
+    << "the changed dependency's stored event was kept";
+  ASSERT_TRUE(engine.wait_metric(e2e::triggers_fired("pair", "both", 2))) << engine.metrics();
+  EXPECT_EQ(count(sink, "/pair"), 2u);
   EXPECT_NE(engine.output().find("sensor pair reloaded: 1 stored join event(s) kept"),
             std::string::npos)
     << engine.output();

@@ -3,9 +3,7 @@
 // Helpers of the hot-reload e2e tests: manifests the tests rewrite, an engine on one manifest
 // file, and reading what the sink received.
 
-#include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine_process.hpp"
@@ -13,7 +11,6 @@
 namespace ganglion::e2e::reload {
 
 using namespace std::chrono_literals;
-
 
 /// What the manifests under test contain.
 struct manifest_set {
@@ -80,70 +77,22 @@ inline std::string manifests(const manifest_set& m) {
   return out;
 }
 
-/// `ganglion run` on one manifest file that the test rewrites.
-class reloading_engine {
+/// `ganglion run` on manifests(m), with or without the file watch; edit() rewrites them.
+class reloading_engine : public engine_process {
 public:
+  /// Starts on manifests(m); `watch` false adds --no-watch.
   reloading_engine(const manifest_set& m, bool watch)
-    : dir_(test::temp_dir()), file_(dir_ + "/manifests.yaml"), admin_port_(test::free_port()) {
-    test::write_file(file_, manifests(m));
-    std::vector<std::string> argv{GANGLION_BINARY, "run", "-f", file_,
-                                  "--admin", fmt::format("127.0.0.1:{}", admin_port_),
-                                  "--webhook-host", "127.0.0.1", "--data-dir", dir_ + "/data"};
-    if (!watch)
-      argv.push_back("--no-watch");
-    process_ = std::make_unique<test::child_process>(argv);
-    if (!test::wait_http_ok(admin_url("/ready"), 20s))
-      ADD_FAILURE() << "ganglion did not become ready; output:\n" << output();
-  }
+    : engine_process(manifests(m), options(watch)) {}
 
-  ~reloading_engine() {
-    if (process_->running()) {
-      process_->signal(SIGTERM);
-      process_->wait(15s);
-    }
-  }
-
-  /// Replaces the manifest file the way editors do: a temporary file renamed over it.
+  /// Replaces the manifest file with manifests(m), renamed over it.
   void edit(const manifest_set& m) { write(manifests(m)); }
 
-  /// Replaces the manifest file with `text` (renamed over it).
-  void write(const std::string& text) {
-    auto tmp = dir_ + "/.manifests.yaml.tmp";
-    test::write_file(tmp, text);
-    ASSERT_EQ(std::rename(tmp.c_str(), file_.c_str()), 0);
-  }
-
-  std::string admin_url(const std::string& path) const {
-    return fmt::format("http://127.0.0.1:{}{}", admin_port_, path);
-  }
-
-  std::string status() const { return test::http_request("GET", admin_url("/v1/status")).body; }
-
-  /// The number of reloads /v1/status reports.
-  int reloads() const {
-    auto s = status();
-    auto at = s.find("\"reloads\": ");
-    return at == std::string::npos ? -1 : std::atoi(s.c_str() + at + 11);
-  }
-
-  /// Waits until /v1/status reports `count` reloads; false on timeout.
-  bool wait_reloads(int count) const {
-    for (int i = 0; i < 200; ++i) {
-      if (reloads() >= count)
-        return true;
-      std::this_thread::sleep_for(50ms);
-    }
-    return false;
-  }
-
-  test::child_process& process() { return *process_; }
-  std::string output() const { return process_->output(); }
-
 private:
-  std::string dir_;
-  std::string file_;
-  std::uint16_t admin_port_;
-  std::unique_ptr<test::child_process> process_;
+  static engine_options options(bool watch) {
+    engine_options out;
+    out.watch = watch;
+    return out;
+  }
 };
 
 inline std::size_t count(const test::http_sink& sink, const std::string& target) {
@@ -155,12 +104,7 @@ inline std::size_t count(const test::http_sink& sink, const std::string& target)
 
 /// Waits until the sink received `n` requests for `target`.
 inline bool wait_count(const test::http_sink& sink, const std::string& target, std::size_t n) {
-  for (int i = 0; i < 200; ++i) {
-    if (count(sink, target) >= n)
-      return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return false;
+  return test::eventually([&] { return count(sink, target) >= n; });
 }
 
 inline std::string body_of(const test::http_sink& sink, const std::string& target,

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
+#include "eventually.hpp"
 #include "ganglion/core/engine.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/http/transport.hpp"
@@ -30,9 +31,8 @@ struct running_engine {
     http::register_transport(sources, triggers, transport);
     engine = std::make_unique<core::engine>(options, std::move(sources), std::move(triggers));
     engine->start(loaded.documents);
-    for (int i = 0; i < 400 && !engine->ready(); ++i)
-      std::this_thread::sleep_for(5ms);
-    EXPECT_TRUE(engine->ready()) << engine->status().to_json();
+    EXPECT_TRUE(test::eventually([&] { return engine->ready(); }, 2s))
+      << engine->status().to_json();
   }
 
   ~running_engine() { engine->stop(); }
@@ -109,7 +109,15 @@ TEST(engine_webhook, a_matching_push_reaches_the_sink_with_its_payload) {
                               {"Content-Type: application/json"});
   EXPECT_EQ(r.status, 200) << r.error;
   ASSERT_TRUE(sink.wait_for(1, 10s));
-  std::this_thread::sleep_for(200ms);
+  // The dev push was judged (rejected) and the main one fired: nothing else is coming.
+  ASSERT_TRUE(test::eventually([&] {
+    auto text = running.engine->metrics().render();
+    return text.find(R"(ganglion_dependency_events_total{sensor="deploy",dependency="push",)"
+                     R"(result="fail"} 1)")
+             != std::string::npos
+           && text.find(R"(ganglion_triggers_fired_total{sensor="deploy",trigger="notify"} 1)")
+                != std::string::npos;
+  })) << running.engine->metrics().render();
   auto requests = sink.requests();
   ASSERT_EQ(requests.size(), 1u);
   EXPECT_EQ(requests[0].method, "PUT");
@@ -134,13 +142,11 @@ TEST(engine_webhook, a_trigger_target_that_is_down_counts_as_failed_and_the_engi
                               {"Content-Type: application/json"});
   EXPECT_EQ(r.status, 200);
   std::string metrics;
-  for (int i = 0; i < 200; ++i) {
+  test::eventually([&] {
     metrics = running.engine->metrics().render();
-    if (metrics.find(R"(ganglion_triggers_failed_total{sensor="deploy",trigger="notify"} 1)")
-        != std::string::npos)
-      break;
-    std::this_thread::sleep_for(20ms);
-  }
+    return metrics.find(R"(ganglion_triggers_failed_total{sensor="deploy",trigger="notify"} 1)")
+           != std::string::npos;
+  });
   EXPECT_NE(metrics.find(R"(ganglion_triggers_failed_total{sensor="deploy",trigger="notify"} 1)"),
             std::string::npos)
     << metrics;

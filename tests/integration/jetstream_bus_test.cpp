@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "eventually.hpp"
 #include "ganglion/nats/jetstream_bus.hpp"
 #include "test_support.hpp"
 
@@ -74,17 +75,29 @@ struct inbox {
     return out;
   }
 
+  /// How often event `id` was delivered.
+  std::size_t count(const std::string& id) {
+    std::lock_guard guard{mutex};
+    std::size_t n = 0;
+    for (const auto& e : events)
+      n += e->id == id;
+    return n;
+  }
+
+  /// Waits until `count` events arrived in all.
   bool wait_for(std::size_t count, std::chrono::milliseconds timeout) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      {
+    return test::eventually(
+      [&] {
         std::lock_guard guard{mutex};
-        if (events.size() >= count)
-          return true;
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-    return false;
+        return events.size() >= count;
+      },
+      timeout);
+  }
+
+  /// Waits until event `id` was delivered `times` times. A consumer delivers in stream order,
+  /// so what was published before `id` and did not come by then is not coming.
+  bool wait_for_id(const std::string& id, std::size_t times = 1) {
+    return test::eventually([&] { return count(id) >= times; });
   }
 };
 
@@ -113,9 +126,9 @@ TEST_F(jetstream_bus_test, a_sensor_gets_the_events_of_its_sources_published_aft
   ASSERT_EQ(publish(*bus, "a", "one"), core::publish_status::accepted);
   ASSERT_EQ(publish(*bus, "b", "other-source"), core::publish_status::accepted);
   ASSERT_EQ(publish(*bus, "a", "two"), core::publish_status::accepted);
-  ASSERT_TRUE(got.wait_for(2, 5s));
-  std::this_thread::sleep_for(200ms);
-  EXPECT_EQ(got.ids(), (std::set<std::string>{"one", "two"}));
+  ASSERT_EQ(publish(*bus, "a", "last"), core::publish_status::accepted);
+  ASSERT_TRUE(got.wait_for_id("last"));
+  EXPECT_EQ(got.ids(), (std::set<std::string>{"one", "two", "last"}));
   std::lock_guard guard{got.mutex};
   EXPECT_EQ(got.events[0]->source, "hooks");
   EXPECT_EQ(got.events[0]->data, R"({"id":"one"})");
@@ -152,7 +165,9 @@ TEST_F(jetstream_bus_test, unacknowledged_events_come_again_and_acknowledged_one
   auto again = bus->subscribe("s", {{"hooks", "a"}}, second.handler());
   ASSERT_EQ(publish(*bus, "a", "e4"), core::publish_status::accepted);
   ASSERT_TRUE(second.wait_for(2, 10s)) << "e2 was not delivered again";
-  std::this_thread::sleep_for(1500ms); // one more AckWait: nothing else comes
+  // The second subscriber acknowledges nothing: e2 coming once more marks an AckWait that
+  // passed since, after which e1 and e3 would have come too had their acks been lost.
+  ASSERT_TRUE(second.wait_for_id("e2", 2)) << "no second AckWait";
   EXPECT_EQ(second.ids(), (std::set<std::string>{"e2", "e4"}));
 }
 
@@ -163,8 +178,8 @@ TEST_F(jetstream_bus_test, the_server_drops_a_second_publish_of_the_same_event_i
   ASSERT_EQ(publish(*bus, "a", "same"), core::publish_status::accepted);
   ASSERT_EQ(publish(*bus, "a", "same"), core::publish_status::accepted);
   ASSERT_EQ(publish(*bus, "a", "next"), core::publish_status::accepted);
-  ASSERT_TRUE(got.wait_for(2, 5s));
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(got.wait_for_id("next"));
+  EXPECT_EQ(got.count("same"), 1u);
   std::lock_guard guard{got.mutex};
   EXPECT_EQ(got.events.size(), 2u);
 }
@@ -210,8 +225,7 @@ TEST_F(jetstream_bus_test, forgetting_a_sensor_deletes_its_consumers) {
   inbox fresh;
   auto again = bus->subscribe("gone", {{"hooks", "a"}}, fresh.handler());
   ASSERT_EQ(publish(*bus, "a", "after"), core::publish_status::accepted);
-  ASSERT_TRUE(fresh.wait_for(1, 5s));
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(fresh.wait_for_id("after"));
   EXPECT_EQ(fresh.ids(), (std::set<std::string>{"after"}));
 }
 

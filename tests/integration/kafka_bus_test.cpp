@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "eventually.hpp"
 #include "ganglion/core/event_codec.hpp"
 #include "ganglion/kafka/kafka_bus.hpp"
 #include "kafka_broker.hpp"
@@ -28,18 +29,9 @@ using steady = std::chrono::steady_clock;
 
 namespace {
 
-constexpr std::uint32_t shard_count = 16;
+using test::eventually;
 
-/// Polls `done` every 5 ms until it holds or `limit` passes.
-bool eventually(const std::function<bool()>& done, steady::duration limit = 10s) {
-  auto deadline = steady::now() + limit;
-  while (!done()) {
-    if (steady::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
-}
+constexpr std::uint32_t shard_count = 16;
 
 core::event make_event(const std::string& source, const std::string& subject,
                        const std::string& id) {

@@ -11,9 +11,9 @@
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "eventually.hpp"
 #include "files.hpp"
 #include "ganglion/core/metrics.hpp"
-#include "ganglion/kafka/internal/event_data.hpp"
 #include "ganglion/kafka/kafka_source.hpp"
 #include "kafka_broker.hpp"
 
@@ -22,6 +22,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
+using test::eventually;
 using clock_type = std::chrono::steady_clock;
 
 /// A bus that answers each offer with `answer(event)` and keeps what it accepted.
@@ -70,17 +71,6 @@ std::vector<std::int64_t> offsets_of(const std::vector<core::event>& events) {
   for (const auto& e : events)
     out.push_back(offset_of(e.id));
   return out;
-}
-
-/// Polls `ready` until it holds or `timeout` passes; returns its last value.
-bool eventually(const std::function<bool()>& ready, std::chrono::milliseconds timeout = 10s) {
-  auto deadline = clock_type::now() + timeout;
-  while (!ready()) {
-    if (clock_type::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
 }
 
 class kafka_source_test : public ::testing::Test {
@@ -365,19 +355,6 @@ TEST_F(kafka_source_test, bad_specs_are_refused_with_the_field) {
   spec.tls.reset();
   spec.config["no.such.property"] = "1";
   refused("config.no.such.property");
-}
-
-TEST(kafka_event_data, go_time_and_base64) {
-  using kafka::detail::base64;
-  using kafka::detail::go_time_string;
-  EXPECT_EQ(go_time_string(0), "1970-01-01 00:00:00 +0000 UTC");
-  EXPECT_EQ(go_time_string(1700000000120), "2023-11-14 22:13:20.12 +0000 UTC");
-  EXPECT_EQ(go_time_string(-1), "0001-01-01 00:00:00 +0000 UTC");
-  EXPECT_EQ(go_time_string(951782400001), "2000-02-29 00:00:00.001 +0000 UTC");
-  EXPECT_EQ(base64(""), "");
-  EXPECT_EQ(base64("f"), "Zg==");
-  EXPECT_EQ(base64("fo"), "Zm8=");
-  EXPECT_EQ(base64("foo"), "Zm9v");
 }
 
 } // namespace

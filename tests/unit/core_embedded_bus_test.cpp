@@ -1,14 +1,16 @@
+// The embedded bus: capacity, unrouted events, publish order. Publishers are real threads; the
+// dispatcher and subscribers run on CAF's deterministic scheduler, so each check follows run().
+
 #include <atomic>
-#include <chrono>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "bus/embedded_bus.hpp"
+#include "deterministic_system.hpp"
 #include "engine/messages.hpp"
 
 using namespace ganglion::core;
-using namespace std::chrono_literals;
 
 namespace {
 
@@ -19,15 +21,6 @@ event make(std::string subject) {
   e.subject = std::move(subject);
   e.data = "{}";
   return e;
-}
-
-bool wait_until(const std::function<bool()>& predicate) {
-  for (int i = 0; i < 400; ++i) {
-    if (predicate())
-      return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return false;
 }
 
 struct holder_state {
@@ -46,8 +39,8 @@ TEST(embedded_bus, refuses_past_capacity_until_events_are_released) {
   EXPECT_EQ(bus->publish(make("a")), publish_status::saturated);
   EXPECT_EQ(bus->live(), 2u);
 
-  caf::actor_system_config cfg;
-  caf::actor_system sys{cfg};
+  ganglion::test::deterministic_system det;
+  auto& sys = det.sys();
   // A subscriber that keeps every event it receives until told to let go.
   auto holder = sys.spawn([](caf::stateful_actor<holder_state>* self) -> caf::behavior {
     return {
@@ -60,33 +53,33 @@ TEST(embedded_bus, refuses_past_capacity_until_events_are_released) {
   });
   bus->subscribe("es", "a", holder);
   auto dispatcher = sys.spawn(bus_dispatcher, bus);
-  ASSERT_TRUE(wait_until([&] { return bus->queued() == 0; }));
+  det.run();
+  ASSERT_EQ(bus->queued(), 0u);
   // Delivered but still referenced by the subscriber: still counted.
   EXPECT_EQ(bus->live(), 2u);
   EXPECT_EQ(bus->publish(make("a")), publish_status::saturated);
   caf::anon_send(holder, stop_atom::value);
-  ASSERT_TRUE(wait_until([&] { return bus->live() == 0; }));
+  det.run();
+  ASSERT_EQ(bus->live(), 0u);
   EXPECT_EQ(bus->publish(make("a")), publish_status::accepted);
   bus->close();
   EXPECT_EQ(bus->publish(make("a")), publish_status::stopped);
   caf::anon_send_exit(holder, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
-  sys.await_all_actors_done();
 }
 
 TEST(embedded_bus, unrouted_events_are_counted_and_released) {
   metrics_registry metrics;
   auto work = std::make_shared<work_tracker>();
   auto bus = std::make_shared<embedded_bus>(8, metrics, work);
-  caf::actor_system_config cfg;
-  caf::actor_system sys{cfg};
-  auto dispatcher = sys.spawn(bus_dispatcher, bus);
+  ganglion::test::deterministic_system det;
+  auto dispatcher = det.sys().spawn(bus_dispatcher, bus);
   EXPECT_EQ(bus->publish(make("nobody")), publish_status::accepted);
-  ASSERT_TRUE(wait_until([&] { return bus->live() == 0; }));
+  det.run();
+  ASSERT_EQ(bus->live(), 0u);
   EXPECT_EQ(work->pending(), 0);
   EXPECT_NE(metrics.render().find("ganglion_bus_events_unrouted_total 1"), std::string::npos);
   caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
-  sys.await_all_actors_done();
 }
 
 // Publishes from different threads, one after the other (as sequential requests on different
@@ -113,8 +106,8 @@ TEST(embedded_bus, publishes_ordered_across_threads_arrive_in_that_order) {
   std::thread odd(publisher, 1);
   even.join();
   odd.join();
-  caf::actor_system_config cfg;
-  caf::actor_system sys{cfg};
+  ganglion::test::deterministic_system det;
+  auto& sys = det.sys();
   auto received = std::make_shared<std::vector<std::string>>();
   auto done = std::make_shared<std::atomic<int>>(0);
   auto subscriber = sys.spawn([received, done](caf::event_based_actor*) -> caf::behavior {
@@ -128,11 +121,11 @@ TEST(embedded_bus, publishes_ordered_across_threads_arrive_in_that_order) {
   });
   bus->subscribe("es", "a", subscriber);
   auto dispatcher = sys.spawn(bus_dispatcher, bus);
-  ASSERT_TRUE(wait_until([&] { return done->load() == count; }));
+  det.run();
+  ASSERT_EQ(done->load(), count);
   ASSERT_EQ(received->size(), static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i)
     ASSERT_EQ((*received)[static_cast<std::size_t>(i)], std::to_string(i)) << "at " << i;
   caf::anon_send_exit(subscriber, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
-  sys.await_all_actors_done();
 }

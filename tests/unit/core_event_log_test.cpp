@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "core_event_log_support.hpp"
+#include "eventually.hpp"
 #include "files.hpp"
 #include "ganglion/core/metrics.hpp"
 
@@ -168,16 +169,15 @@ TEST(EventLog, interval_fsyncs_when_idle_and_never_only_on_flush) {
   auto interval_dir = test::temp_dir();
   auto o = log_options(interval_dir, fsync_policy::interval);
   o.fsync_interval = 50ms;
+  auto n = log_options(test::temp_dir(), fsync_policy::never);
+  n.fsync_interval = 50ms;
+  event_log never{n};
   event_log interval{o};
-  EXPECT_FALSE(append_wait(interval, numbered_event(1)).error);
-  auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (interval.fsyncs() == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(5ms);
-  EXPECT_GE(interval.fsyncs(), 1u) << "a timed wait syncs the written bytes";
-
-  event_log never{log_options(test::temp_dir(), fsync_policy::never)};
   EXPECT_FALSE(append_wait(never, numbered_event(1)).error);
-  std::this_thread::sleep_for(200ms);
+  EXPECT_FALSE(append_wait(interval, numbered_event(1)).error);
+  EXPECT_TRUE(test::eventually([&] { return interval.fsyncs() >= 1; }, 5s))
+    << "a timed wait syncs the written bytes";
+  // The never log's bytes waited longer than those the interval log synced.
   EXPECT_EQ(never.fsyncs(), 0u);
   never.flush();
   EXPECT_EQ(never.fsyncs(), 1u);

@@ -1,13 +1,15 @@
 // The supervisor's hot reload operations, driven through the engine's root actor: remove,
 // replace (the successor starts only once its predecessor is down), update_spec, reconfigure.
+// The actors run on CAF's deterministic scheduler: after run() nothing is left to happen unless
+// the test moves the clock, so "not restarted" is checked without sleeping.
 
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <thread>
 
 #include <gtest/gtest.h>
 
+#include "deterministic_system.hpp"
 #include "engine/engine_root.hpp"
 #include "engine/messages.hpp"
 
@@ -92,19 +94,9 @@ bool listed(const status_board& board, const std::string& name) {
   return false;
 }
 
-bool wait_until(const std::function<bool()>& predicate) {
-  for (int i = 0; i < 1000; ++i) {
-    if (predicate())
-      return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return false;
-}
-
-/// An actor system running an engine root over `children`.
+/// An engine root over `children` on a deterministic actor system.
 struct fixture {
-  caf::actor_system_config cfg;
-  caf::actor_system sys{cfg};
+  ganglion::test::deterministic_system det;
   status_board board;
   caf::actor root;
 
@@ -114,32 +106,24 @@ struct fixture {
     plan->status = &board;
     plan->policy.initial_backoff = 5ms;
     plan->policy.max_backoff = 20ms;
-    root = sys.spawn(engine_root, plan);
+    root = det.sys().spawn(engine_root, plan);
+    det.run();
   }
 
   ~fixture() {
     caf::anon_send_exit(root, caf::exit_reason::user_shutdown);
-    sys.await_all_actors_done();
+    det.run(); // the root and its children are gone before `board`
   }
 
   /// Applies `steps`; true once the root answered.
   bool apply(std::vector<reload_step> steps) {
-    caf::scoped_actor self{sys};
-    bool answered = false;
-    self
-      ->request(root, 5s,
-                apply_reload{std::make_shared<std::vector<reload_step>>(std::move(steps))})
-      .receive([&](bool) { answered = true; },
-               [&](const caf::error& e) { ADD_FAILURE() << sys.render(e); });
-    return answered;
+    auto steps_ptr = std::make_shared<std::vector<reload_step>>(std::move(steps));
+    return det.request<bool>(root, true, apply_reload{std::move(steps_ptr)}).has_value();
   }
 
   /// The version the child answers with; -1 when it does not answer.
   int version_of(const caf::actor& child) {
-    caf::scoped_actor self{sys};
-    int version = -1;
-    self->request(child, 2s, 0).receive([&](int v) { version = v; }, [](const caf::error&) {});
-    return version;
+    return det.request<int>(child, false, 0).value_or(-1);
   }
 };
 
@@ -162,7 +146,7 @@ TEST(supervisor_reload, remove_stops_the_child_for_good_and_drops_its_status) {
   // The answer comes once the child is down: its state is gone.
   EXPECT_EQ(a->held.load(), 0);
   EXPECT_FALSE(listed(f.board, "a"));
-  std::this_thread::sleep_for(100ms);
+  EXPECT_TRUE(f.det.idle()) << "no restart is pending";
   EXPECT_EQ(a->started().size(), 1u) << "a removed child is not restarted";
   EXPECT_FALSE(listed(f.board, "a"));
   // The root was not taken down by its child's exit: b still answers.
@@ -203,9 +187,10 @@ TEST(supervisor_reload, replace_revives_a_child_in_error) {
   auto a = std::make_shared<probe>();
   fixture f{{}};
   ASSERT_TRUE(f.apply({step(action::add, "a", holder("a", 1, a, &f.board, 1000))}));
-  ASSERT_TRUE(wait_until([&] { return find(f.board, "a").phase == phase::error; }));
+  f.det.run_timers();
+  ASSERT_EQ(find(f.board, "a").phase, phase::error);
   ASSERT_TRUE(f.apply({step(action::replace, "a", holder("a", 2, a, &f.board))}));
-  ASSERT_TRUE(wait_until([&] { return find(f.board, "a").phase == phase::running; }));
+  ASSERT_EQ(find(f.board, "a").phase, phase::running);
   EXPECT_EQ(f.version_of(a->handle()), 2);
 }
 
@@ -213,10 +198,11 @@ TEST(supervisor_reload, a_replaced_child_forgets_the_failures_of_its_predecessor
   auto a = std::make_shared<probe>();
   fixture f{{}};
   ASSERT_TRUE(f.apply({step(action::add, "a", holder("a", 1, a, &f.board, 1000))}));
-  ASSERT_TRUE(wait_until([&] { return find(f.board, "a").phase == phase::error; }));
+  f.det.run_timers();
+  ASSERT_EQ(find(f.board, "a").phase, phase::error);
   EXPECT_EQ(find(f.board, "a").last_error, "cannot start");
   ASSERT_TRUE(f.apply({step(action::replace, "a", holder("a", 2, a, &f.board))}));
-  ASSERT_TRUE(wait_until([&] { return find(f.board, "a").phase == phase::running; }));
+  ASSERT_EQ(find(f.board, "a").phase, phase::running);
   EXPECT_EQ(find(f.board, "a").last_error, "");
   EXPECT_EQ(find(f.board, "a").restarts, 0u);
 }
@@ -226,7 +212,10 @@ TEST(supervisor_reload, a_restart_after_a_crash_keeps_the_error_until_a_replace)
   fixture f{{}};
   ASSERT_TRUE(f.apply({step(action::add, "a", holder("a", 1, a, &f.board))}));
   caf::anon_send(a->handle(), fail_atom::value, std::string{"crash"});
-  ASSERT_TRUE(wait_until([&] { return a->started().size() == 2; }));
+  f.det.run();
+  EXPECT_EQ(find(f.board, "a").phase, phase::restarting);
+  EXPECT_EQ(f.det.advance(5ms), 1u) << "restarted after the 5 ms backoff";
+  ASSERT_EQ(a->started().size(), 2u);
   auto restarted = find(f.board, "a");
   EXPECT_EQ(restarted.phase, phase::running);
   EXPECT_EQ(restarted.last_error, "crash") << "why it restarted stays visible";
@@ -245,11 +234,12 @@ TEST(supervisor_reload, update_spec_applies_at_the_next_restart_only) {
   ASSERT_TRUE(f.apply({step(action::add, "a", holder("a", 1, a, &f.board))}));
   auto first = a->handle();
   ASSERT_TRUE(f.apply({step(action::update_spec, "a", holder("a", 2, a, &f.board))}));
-  std::this_thread::sleep_for(50ms);
+  EXPECT_TRUE(f.det.idle());
   EXPECT_EQ(a->started(), std::vector<int>{1});
   EXPECT_EQ(f.version_of(first), 1);
   caf::anon_send(first, fail_atom::value, std::string{"crash"});
-  ASSERT_TRUE(wait_until([&] { return a->started().size() == 2; }));
+  f.det.run_timers();
+  ASSERT_EQ(a->started().size(), 2u);
   EXPECT_EQ(f.version_of(a->handle()), 2);
   EXPECT_EQ(find(f.board, "a").restarts, 1u);
 }
@@ -266,7 +256,8 @@ TEST(supervisor_reload, reconfigure_hands_the_running_child_over_and_keeps_it) {
   EXPECT_EQ(*notified, running);
   EXPECT_EQ(a->started(), std::vector<int>{1});
   caf::anon_send(running, fail_atom::value, std::string{"crash"});
-  ASSERT_TRUE(wait_until([&] { return a->started().size() == 2; }));
+  f.det.run_timers();
+  ASSERT_EQ(a->started().size(), 2u);
   EXPECT_EQ(f.version_of(a->handle()), 2);
 }
 

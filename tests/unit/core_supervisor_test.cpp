@@ -1,9 +1,13 @@
+// The child supervisor's restarts and backoff, on CAF's deterministic scheduler: the test moves
+// the clock, so a backoff is checked to the millisecond and "no more restarts" is a fact (no
+// timer left), not the outcome of a sleep.
+
 #include <atomic>
 #include <chrono>
-#include <thread>
 
 #include <gtest/gtest.h>
 
+#include "deterministic_system.hpp"
 #include "engine/messages.hpp"
 #include "engine/supervisor.hpp"
 
@@ -63,50 +67,65 @@ component_status find(const status_board& board, const std::string& name) {
   return {};
 }
 
-bool wait_until(const std::function<bool()>& predicate) {
-  for (int i = 0; i < 500; ++i) {
-    if (predicate())
-      return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return false;
-}
-
 } // namespace
 
 TEST(child_supervisor, restarts_a_failed_child_with_backoff) {
-  caf::actor_system_config cfg;
-  caf::actor_system sys{cfg};
+  ganglion::test::deterministic_system det;
   status_board board;
   auto spawns = std::make_shared<std::atomic<int>>(0);
-  auto root = sys.spawn(parent, &board, std::vector{flaky_child("once", spawns, 1, &board)});
-  ASSERT_TRUE(wait_until([&] { return spawns->load() == 2; }));
-  ASSERT_TRUE(wait_until([&] { return find(board, "once").phase == phase::running; }));
+  auto root = det.sys().spawn(parent, &board, std::vector{flaky_child("once", spawns, 1, &board)});
+  det.run();
+  EXPECT_EQ(spawns->load(), 1);
+  EXPECT_EQ(find(board, "once").phase, phase::restarting);
+  EXPECT_EQ(det.advance(4ms), 0u) << "the initial backoff is 5 ms";
+  EXPECT_EQ(spawns->load(), 1);
+  EXPECT_EQ(det.advance(1ms), 1u);
+  EXPECT_EQ(spawns->load(), 2);
   auto s = find(board, "once");
+  EXPECT_EQ(s.phase, phase::running);
   EXPECT_EQ(s.restarts, 1u);
   EXPECT_EQ(s.last_error, "cannot bind port (attempt 1)");
+  EXPECT_TRUE(det.idle());
   caf::anon_send_exit(root, caf::exit_reason::user_shutdown);
-  sys.await_all_actors_done();
+  det.run();
   EXPECT_EQ(find(board, "once").phase, phase::stopped);
 }
 
+TEST(child_supervisor, doubles_the_backoff_after_each_failure) {
+  ganglion::test::deterministic_system det;
+  status_board board;
+  auto spawns = std::make_shared<std::atomic<int>>(0);
+  auto root = det.sys().spawn(parent, &board, std::vector{flaky_child("slow", spawns, 2, &board)});
+  det.run();
+  det.advance(5ms);
+  ASSERT_EQ(spawns->load(), 2);
+  EXPECT_EQ(det.advance(9ms), 0u) << "the second backoff is 10 ms";
+  EXPECT_EQ(spawns->load(), 2);
+  EXPECT_EQ(det.advance(1ms), 1u);
+  EXPECT_EQ(spawns->load(), 3);
+  EXPECT_EQ(find(board, "slow").phase, phase::running);
+  EXPECT_EQ(find(board, "slow").restarts, 2u);
+  caf::anon_send_exit(root, caf::exit_reason::user_shutdown);
+  det.run(); // before `board` goes
+}
+
 TEST(child_supervisor, gives_up_after_three_failures_and_siblings_keep_running) {
-  caf::actor_system_config cfg;
-  caf::actor_system sys{cfg};
+  ganglion::test::deterministic_system det;
   status_board board;
   auto broken_spawns = std::make_shared<std::atomic<int>>(0);
   auto healthy_spawns = std::make_shared<std::atomic<int>>(0);
-  auto root = sys.spawn(parent, &board,
-                        std::vector{flaky_child("broken", broken_spawns, 1000, &board),
-                                    flaky_child("healthy", healthy_spawns, 0, &board)});
-  ASSERT_TRUE(wait_until([&] { return find(board, "broken").phase == phase::error; }));
-  std::this_thread::sleep_for(100ms);
+  auto root = det.sys().spawn(parent, &board,
+                              std::vector{flaky_child("broken", broken_spawns, 1000, &board),
+                                          flaky_child("healthy", healthy_spawns, 0, &board)});
+  EXPECT_EQ(det.run_timers(), 2u) << "two restarts, then none";
+  EXPECT_TRUE(det.idle()) << "no restart is pending";
   EXPECT_EQ(broken_spawns->load(), 3);
   auto broken = find(board, "broken");
+  EXPECT_EQ(broken.phase, phase::error);
   EXPECT_EQ(broken.last_error, "cannot bind port (attempt 3)");
   EXPECT_EQ(broken.restarts, 2u);
   EXPECT_EQ(find(board, "healthy").phase, phase::running);
   EXPECT_EQ(healthy_spawns->load(), 1);
   caf::anon_send_exit(root, caf::exit_reason::user_shutdown);
-  sys.await_all_actors_done();
+  det.run(); // before `board` goes
 }
