@@ -16,8 +16,16 @@ std::vector<trigger_parameter> parameters_of(const nlohmann::json& spec, const c
     return out;
   for (const auto& item : spec[key]) {
     trigger_parameter p;
-    if (has(item, "src"))
-      p.src.dependency_name = text(item["src"], "dependencyName");
+    if (has(item, "src")) {
+      const auto& src = item["src"];
+      p.src.dependency_name = text(src, "dependencyName");
+      p.src.context_key = text(src, "contextKey");
+      p.src.context_template = text(src, "contextTemplate");
+      p.src.data_key = text(src, "dataKey");
+      p.src.data_template = text(src, "dataTemplate");
+      if (has(src, "value"))
+        p.src.value = text(src, "value");
+    }
     p.dest = text(item, "dest");
     p.operation = text(item, "operation");
     out.push_back(std::move(p));
