@@ -50,7 +50,8 @@ TEST(model_validate_compile, data_filter_template_is_a_go_template) {
 TEST(model_validate_compile, data_filter_string_values_are_regexes) {
   auto yaml = with_dependency("      filters:\n        data:\n"
                               "          - path: body.a\n            type: string\n"
-                              "            value:\n              - ok|fine\n              - \"(a\"\n");
+                              "            value:\n              - ok|fine\n"
+                              "              - \"(a\"\n");
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, dep + ".filters.data[0].value[1]", position_of(yaml, "\"(a\""),
                              "invalid regular expression \"(a\": missing )"));
