@@ -148,3 +148,16 @@ TEST(model_validate_compile, source_filter_expression_is_an_expression) {
                              position_of(yaml, "expression"),
                              "expression \"a > (1\" does not compile at offset"));
 }
+
+TEST(model_validate_compile, parameters_of_kinds_ganglion_does_not_run_only_warn) {
+  auto yaml = header + "  triggers:\n    - template:\n        name: t\n        k8s:\n"
+              + "          operation: create\n          source: {resource: {}}\n"
+              + "          parameters:\n"
+              + "            - src: {dependencyName: dep, dataTemplate: \"{{ nope }}\"}\n"
+              + "              dest: metadata.name\n";
+  auto r = load(yaml);
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.k8s.parameters[0].src.dataTemplate",
+                             position_of(yaml, "dataTemplate"),
+                             "Go template \"{{ nope }}\" does not compile", severity::warning));
+  EXPECT_FALSE(has_errors(r.diagnostics)) << dump(r);
+}

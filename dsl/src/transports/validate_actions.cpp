@@ -133,8 +133,11 @@ void validate_nats_action(const nats_trigger& nats, const std::string& path,
 }
 
 void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
-                                const std::string& path, const parameter_scope& scope,
+                                const std::string& path, const parameter_scope& run_scope,
                                 const load_context& cx) {
+  // ganglion does not run these kinds, so it never compiles their parameters.
+  auto scope = run_scope;
+  scope.compile_level = severity::warning;
   if (type == "k8s") {
     if (!has(spec, "source"))
       cx.error(path, "the k8s trigger needs a source (the resource to act on)");

@@ -94,7 +94,8 @@ bool rewritten(const parameter_scope& scope, const std::string& target) {
 /// Compiles what compiled_parameter compiles, each at its node: the keys (gjson), the template
 /// in effect (data side over context side; Argo falls back to the key or value when it does not
 /// parse, so then only a warning), and dest (sjson; also gjson for append and prepend).
-void compile_parameter(const trigger_parameter& p, const std::string& at, const load_context& cx) {
+void compile_parameter(const trigger_parameter& p, const std::string& at, severity level,
+                       const load_context& cx) {
   const auto& src = p.src;
   auto src_at = child_path(at, "src");
   bool data = !src.data_key.empty() || !src.data_template.empty();
@@ -110,16 +111,16 @@ void compile_parameter(const trigger_parameter& p, const std::string& at, const 
                             + e.what());
     }
   } else if (!tmpl.empty()) {
-    check_go_template(tmpl, tmpl_at, cx);
+    check_go_template(tmpl, tmpl_at, cx, level);
   }
   if (!src.data_key.empty())
-    check_json_path(src.data_key, child_path(src_at, "dataKey"), cx);
+    check_json_path(src.data_key, child_path(src_at, "dataKey"), cx, level);
   if (!src.context_key.empty())
-    check_json_path(src.context_key, child_path(src_at, "contextKey"), cx);
+    check_json_path(src.context_key, child_path(src_at, "contextKey"), cx, level);
   auto dest_at = child_path(at, "dest");
-  if (check_dest_path(p.dest, dest_at, cx) && !p.dest.empty()
+  if (check_dest_path(p.dest, dest_at, cx, level) && !p.dest.empty()
       && (p.operation == "append" || p.operation == "prepend"))
-    check_json_path(p.dest, dest_at, cx);
+    check_json_path(p.dest, dest_at, cx, level);
 }
 
 } // namespace
@@ -148,8 +149,8 @@ void validate_parameters(const std::vector<trigger_parameter>& parameters, const
         && p.operation != "prepend")
       cx.error(child_path(at, "operation"), "operation must be overwrite, append or prepend, got \""
                                               + p.operation + "\"");
-    compile_parameter(p, at, cx);
-    if (cx.diagnostics.size() == first) {
+    compile_parameter(p, at, scope.compile_level, cx);
+    if (cx.diagnostics.size() == first && scope.compile_level == severity::error) {
       try {
         compiled_parameter{p};
       } catch (const std::exception& e) {
