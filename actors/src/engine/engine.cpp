@@ -186,14 +186,20 @@ std::optional<child_spec> engine::impl::sensor_child(
       spdlog::warn("sensor {}: dependency {} waits for {}/{}, which no loaded EventSource "
                    "provides",
                    name, dep.name, dep.event_source_name, dep.event_name);
-  std::vector<std::pair<std::string, std::string>> subscriptions;
+  auto manifest = std::make_shared<const dsl::sensor>(sensor);
+  sensor_setup setup;
+  setup.matching.dedup_window = options.dedup_window;
+  // Compiled once: a sensor that cannot run is found here, and its actor gets this core.
+  std::unique_ptr<sensor_core> core;
   try {
-    subscriptions = sensor_core{sensor}.subscriptions();
+    core = std::make_unique<sensor_core>(*manifest, &metrics, setup.matching);
   } catch (const std::exception& ex) {
     status.set("sensor", name, phase::error, ex.what());
     spdlog::error("sensor {} cannot run: {}", name, ex.what());
     return std::nullopt;
   }
+  auto subscriptions = core->subscriptions();
+  setup.core = std::make_shared<prebuilt_core>(std::move(core));
   if (options.remote) {
     try {
       options.remote->prepare(name, subscriptions);
@@ -201,15 +207,12 @@ std::optional<child_spec> engine::impl::sensor_child(
       spdlog::warn("sensor {}: {} (the replica that runs it will try again)", name, ex.what());
     }
   }
-  auto manifest = std::make_shared<const dsl::sensor>(sensor);
-  sensor_setup setup;
   setup.manifest = manifest;
   setup.bus = bus;
   setup.work = work;
   setup.status = &status;
   setup.metrics = &metrics;
   setup.policy = policy();
-  setup.matching.dedup_window = options.dedup_window;
   {
     // A reconfigured sensor keeps its recent verdicts.
     std::lock_guard guard{explain_mutex};

@@ -91,6 +91,13 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
       b.add(doc, "source", name, filter,
             fmt::format("filter.expression on {} event sources is {}", type, not_run_yet));
     check_secrets(b, doc, "source", name, path, cx.secrets_dir);
+    source_context ctx;
+    ctx.event_source_name = es.metadata.name;
+    ctx.event_name = event;
+    ctx.type = type;
+    ctx.manifest = &es;
+    for (const auto& problem : cx.sources->at(type).check(ctx))
+      b.add(doc, "source", name, path, problem);
   }
   for (const auto& [event, spec] : es.spec.webhook) {
     auto name = es.metadata.name + "/" + event;
@@ -108,23 +115,32 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
   }
 }
 
+/// The action of trigger `t` at `path`: not run yet, or what its kind's check step reports.
+void check_action(refusals_builder& b, const dsl::document& doc, const std::string& name,
+                  const dsl::sensor& sensor, const dsl::trigger& t, const std::string& path,
+                  const runnability_context& cx) {
+  const auto& types = t.template_.action_types;
+  if (types.empty())
+    return;
+  auto at = dsl::yaml_child_path(dsl::yaml_child_path(path, "template"), types.front());
+  if (!cx.triggers || !cx.triggers->count(types.front())) {
+    b.add(doc, "trigger", name, at, not_run_yet);
+    return;
+  }
+  trigger_context ctx;
+  ctx.sensor_name = sensor.metadata.name;
+  ctx.manifest = &t;
+  for (const auto& problem : cx.triggers->at(types.front()).check(ctx))
+    b.add(doc, "trigger", name, at, problem);
+}
+
 void check_trigger(refusals_builder& b, const dsl::document& doc, const dsl::sensor& sensor,
                    const dsl::trigger& t, const std::string& path, const runnability_context& cx) {
   auto name = sensor.metadata.name + "/" + t.template_.name;
-  const auto& types = t.template_.action_types;
-  if (!types.empty() && (!cx.triggers || !cx.triggers->count(types.front())))
-    b.add(doc, "trigger", name,
-          dsl::yaml_child_path(dsl::yaml_child_path(path, "template"), types.front()),
-          not_run_yet);
-  if (t.dlq_trigger) {
-    const auto& dlq = t.dlq_trigger->template_.action_types;
-    if (!dlq.empty() && (!cx.triggers || !cx.triggers->count(dlq.front())))
-      b.add(doc, "trigger", name,
-            dsl::yaml_child_path(
-              dsl::yaml_child_path(dsl::yaml_child_path(path, "dlqTrigger"), "template"),
-              dlq.front()),
-            not_run_yet);
-  }
+  check_action(b, doc, name, sensor, t, path, cx);
+  if (t.dlq_trigger)
+    check_action(b, doc, name, sensor, *t.dlq_trigger, dsl::yaml_child_path(path, "dlqTrigger"),
+                 cx);
   check_secrets(b, doc, "trigger", name, path, cx.secrets_dir);
 }
 

@@ -59,6 +59,13 @@ bool same_part(const sensor_setup& a, const sensor_setup& b, const std::string& 
   return x != a.fingerprints.end() && y != b.fingerprints.end() && x->second == y->second;
 }
 
+/// The core the engine compiled for `setup`, or a new one (a restart, or no engine).
+std::unique_ptr<sensor_core> compiled_core(const sensor_setup& setup) {
+  if (auto core = setup.core ? setup.core->take() : nullptr)
+    return core;
+  return std::make_unique<sensor_core>(*setup.manifest, setup.metrics, setup.matching);
+}
+
 /// Hot reload: the new manifest's matching core takes over with the join state of every
 /// unchanged dependency and the dedup window; routes change without a gap; only changed
 /// triggers restart.
@@ -67,7 +74,7 @@ void reconfigure(sensor_ptr self, const sensor_setup& next) {
   const auto& name = st.setup.manifest->metadata.name;
   std::unique_ptr<sensor_core> core;
   try {
-    core = std::make_unique<sensor_core>(*next.manifest, next.metrics, next.matching);
+    core = compiled_core(next);
   } catch (const std::exception& ex) {
     spdlog::error("sensor {}: the reloaded manifest cannot run ({}); the previous one keeps "
                   "running",
@@ -119,8 +126,7 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   // route goes with it.
   self->attach_functor([bus = st.setup.bus, addr = self->address()] { bus->unsubscribe(addr); });
   try {
-    st.core = std::make_unique<sensor_core>(*st.setup.manifest, st.setup.metrics,
-                                            st.setup.matching);
+    st.core = compiled_core(st.setup);
     sensor_triggers::start_reset_clocks(self);
   } catch (const std::exception& ex) {
     self->quit(component_failure(ex.what()));

@@ -3,6 +3,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,25 @@
 
 namespace ganglion::core {
 
+/// A matching core compiled once, by the engine while it plans the sensor (which is how it finds
+/// a sensor that cannot run), for the sensor actor that starts from that plan.
+class prebuilt_core {
+public:
+  /// Holds `core` until an actor takes it.
+  explicit prebuilt_core(std::unique_ptr<sensor_core> core) : core_(std::move(core)) {}
+
+  /// The core, to the first caller; null afterwards (a restarted actor starts from a fresh
+  /// core, so it compiles its own).
+  std::unique_ptr<sensor_core> take() {
+    std::lock_guard guard{mutex_};
+    return std::move(core_);
+  }
+
+private:
+  std::mutex mutex_;
+  std::unique_ptr<sensor_core> core_;
+};
+
 /// Everything a sensor actor needs to start.
 struct sensor_setup {
   std::shared_ptr<const dsl::sensor> manifest;
@@ -35,6 +55,8 @@ struct sensor_setup {
   metrics_registry* metrics = nullptr;
   supervision_policy policy;
   sensor_options matching;
+  /// The core compiled from `manifest` with `metrics` and `matching`, when the engine built one.
+  std::shared_ptr<prebuilt_core> core;
   /// Where the sensor records its recent verdicts for /v1/explain.
   std::shared_ptr<explain_log> explain;
   /// Where the sensor keeps its state on the durable bus (null: in memory).

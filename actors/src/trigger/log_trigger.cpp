@@ -63,12 +63,21 @@ void add_engine_triggers(trigger_registry& registry) {
   registry.try_emplace("log", make_log_trigger_factory());
 }
 
+std::vector<std::string> check_log_trigger(const trigger_context& ctx) {
+  if (ctx.manifest == nullptr)
+    return {"log trigger started without its trigger"};
+  return {};
+}
+
 trigger_factory make_log_trigger_factory() {
-  return [](const trigger_context& ctx) -> std::unique_ptr<trigger_executor> {
+  auto create = [](const trigger_context& ctx) -> std::unique_ptr<trigger_executor> {
+    if (auto problems = check_log_trigger(ctx); !problems.empty())
+      throw trigger_error(problems.front());
     const auto& tmpl = ctx.manifest->template_;
     std::uint64_t interval = tmpl.log ? tmpl.log->interval_seconds : 0;
     return std::make_unique<log_executor>(ctx.sensor_name, tmpl.name, interval);
   };
+  return {std::move(create), check_log_trigger};
 }
 
 } // namespace ganglion::core

@@ -104,6 +104,10 @@ std::string missing_path(const std::string& path) {
 
 } // namespace
 
+std::string data_filter_regex_error(const std::string& pattern) {
+  return string_matcher{pattern}.error();
+}
+
 struct compiled_data_filter::impl {
   data_filter spec;
   json_path path;

@@ -72,6 +72,15 @@ jq_transform::jq_transform(const std::string& program) : impl_(std::make_unique<
   impl_->errors.clear();
 }
 
+std::string jq_compile_error(const std::string& program) {
+  try {
+    jq_transform compiled{program};
+  } catch (const compile_error& e) {
+    return e.what();
+  }
+  return {};
+}
+
 jq_transform::~jq_transform() = default;
 jq_transform::jq_transform(jq_transform&&) noexcept = default;
 jq_transform& jq_transform::operator=(jq_transform&&) noexcept = default;

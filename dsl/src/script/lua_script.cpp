@@ -19,6 +19,18 @@ bool has_data(const event_view& event) {
 
 } // namespace
 
+std::string lua_syntax_error(const std::string& source) {
+  lua_State* state = luaL_newstate();
+  if (!state)
+    return "cannot create a Lua state";
+  std::string error;
+  const int status = luaL_loadbufferx(state, source.data(), source.size(), "=script", "t");
+  if (status != LUA_OK)
+    error = status == LUA_ERRSYNTAX ? lua_tostring(state, -1) : "script too large to compile";
+  lua_close(state);
+  return error;
+}
+
 struct compiled_script_filter::impl {
   explicit impl(const std::string& source) : sandbox(source) {}
   lua::sandbox sandbox;

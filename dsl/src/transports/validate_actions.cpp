@@ -16,8 +16,16 @@ std::vector<trigger_parameter> parameters_of(const nlohmann::json& spec, const c
     return out;
   for (const auto& item : spec[key]) {
     trigger_parameter p;
-    if (has(item, "src"))
-      p.src.dependency_name = text(item["src"], "dependencyName");
+    if (has(item, "src")) {
+      const auto& src = item["src"];
+      p.src.dependency_name = text(src, "dependencyName");
+      p.src.context_key = text(src, "contextKey");
+      p.src.context_template = text(src, "contextTemplate");
+      p.src.data_key = text(src, "dataKey");
+      p.src.data_template = text(src, "dataTemplate");
+      if (has(src, "value"))
+        p.src.value = text(src, "value");
+    }
     p.dest = text(item, "dest");
     p.operation = text(item, "operation");
     out.push_back(std::move(p));
@@ -125,8 +133,11 @@ void validate_nats_action(const nats_trigger& nats, const std::string& path,
 }
 
 void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
-                                const std::string& path, const parameter_scope& scope,
+                                const std::string& path, const parameter_scope& run_scope,
                                 const load_context& cx) {
+  // ganglion does not run these kinds, so it never compiles their parameters.
+  auto scope = run_scope;
+  scope.compile_level = severity::warning;
   if (type == "k8s") {
     if (!has(spec, "source"))
       cx.error(path, "the k8s trigger needs a source (the resource to act on)");

@@ -31,6 +31,9 @@ struct parameter_scope {
   /// The `dest` of the trigger's template-level parameters, which may rewrite the action's own
   /// parameters before they run (`argoWorkflow.parameters.0.src.dependencyName`).
   std::vector<std::string> template_dests;
+  /// How a parameter that does not compile is reported: an error for the kinds ganglion runs,
+  /// a warning for the others (run never compiles their parameters).
+  severity compile_level = severity::error;
 };
 
 /// Checks trigger parameters at `path` (a list): src.dependencyName required and declared,

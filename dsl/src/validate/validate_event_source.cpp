@@ -4,12 +4,16 @@
 #include <optional>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/cron.hpp"
 #include "ganglion/dsl/duration.hpp"
 #include "load/load_kinds.hpp"
 #include "validate/validate.hpp"
 #include "validate/validate_common.hpp"
+#include "validate/validate_compile.hpp"
+#include "validate/validate_json.hpp"
 #include "validate/validate_sources.hpp"
 #include "validate/validate_time_zone.hpp"
 #include "yaml/yaml_path.hpp"
@@ -177,6 +181,31 @@ void validate_strategies(const event_source& source, const load_context& cx) {
                        + " (active-active) events; split it in two");
 }
 
+/// Compiles `filter.expression` of each event with the expression compiler the source uses.
+void validate_source_filters(const event_source& source, const load_context& cx) {
+  auto check = [&](const std::string& type, const std::string& name,
+                   const std::optional<event_source_filter>& filter) {
+    if (filter && !filter->expression.empty())
+      check_expression(filter->expression,
+                       child_path(child_path(child_path(child_path("spec", type), name), "filter"),
+                                  "expression"),
+                       cx);
+  };
+  for (const auto& [name, e] : source.spec.webhook)
+    check("webhook", name, e.filter);
+  for (const auto& [name, e] : source.spec.calendar)
+    check("calendar", name, e.filter);
+  for (const auto& [name, e] : source.spec.kafka)
+    check("kafka", name, e.filter);
+  for (const auto& [name, e] : source.spec.nats)
+    check("nats", name, e.filter);
+  for (const auto& e : source.spec.unmodelled) {
+    auto spec = nlohmann::json::parse(e.json, nullptr, false);
+    if (has(spec, "filter") && has(spec["filter"], "expression"))
+      check(e.type, e.name, event_source_filter{text(spec["filter"], "expression")});
+  }
+}
+
 } // namespace
 
 void validate_event_source(const event_source& source, const load_context& cx) {
@@ -186,6 +215,7 @@ void validate_event_source(const event_source& source, const load_context& cx) {
   validate_nats_events(source.spec.nats, cx);
   for (const auto& e : source.spec.unmodelled)
     validate_unmodelled_source(e, child_path(child_path("spec", e.type), e.name), cx);
+  validate_source_filters(source, cx);
   validate_event_names(source, cx);
   validate_strategies(source, cx);
 }

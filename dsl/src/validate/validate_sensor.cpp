@@ -1,7 +1,11 @@
 #include <map>
 
+#include "ganglion/dsl/filter/expr_filter.hpp"
+#include "ganglion/dsl/filter/filter_eval.hpp"
+#include "ganglion/dsl/filter/time_filter.hpp"
 #include "validate/validate.hpp"
 #include "validate/validate_common.hpp"
+#include "validate/validate_compile.hpp"
 #include "validate/validate_time_zone.hpp"
 #include "validate/validate_trigger.hpp"
 #include "yaml/yaml_path.hpp"
@@ -21,7 +25,10 @@ void validate_data_filter(const data_filter& f, const std::string& path, const l
   if (!comparators.contains(f.comparator))
     cx.error(child_path(path, "comparator"),
              "comparator must be one of >=, >, =, !=, <, <=, got \"" + f.comparator + "\"");
-  require(f.path, child_path(path, "path"), "path", cx);
+  if (require(f.path, child_path(path, "path"), "path", cx))
+    check_json_path(f.path, child_path(path, "path"), cx);
+  if (!f.template_.empty())
+    check_go_template(f.template_, child_path(path, "template"), cx);
   if (require(f.type, child_path(path, "type"), "type", cx) && f.type != "bool"
       && f.type != "number" && f.type != "string")
     cx.error(child_path(path, "type"),
@@ -40,6 +47,8 @@ void validate_data_filter(const data_filter& f, const std::string& path, const l
       cx.error(at, "\"" + v + "\" is not a number");
     else if (f.type == "bool" && !go_parse_bool(v))
       cx.error(at, "\"" + v + "\" is not a boolean (1, t, true, 0, f, false …)");
+    else if (f.type == "string")
+      check_regex(v, at, cx);
   }
 }
 
@@ -67,12 +76,15 @@ void validate_filters(const dependency_filter& f, const std::string& path,
   for (std::size_t i = 0; i < f.exprs.size(); ++i) {
     const auto& e = f.exprs[i];
     auto at = item_path(exprs, i);
-    require(e.expr, child_path(at, "expr"), "expr", cx);
+    if (require(e.expr, child_path(at, "expr"), "expr", cx))
+      check_expression(e.expr, child_path(at, "expr"), cx);
     auto fields = child_path(at, "fields");
     if (e.fields.empty())
       cx.error(fields, "fields must list at least one field");
     for (std::size_t j = 0; j < e.fields.size(); ++j) {
-      require(e.fields[j].path, child_path(item_path(fields, j), "path"), "path", cx);
+      auto field_path = child_path(item_path(fields, j), "path");
+      if (require(e.fields[j].path, field_path, "path", cx))
+        check_json_path(e.fields[j].path, field_path, cx);
       require(e.fields[j].name, child_path(item_path(fields, j), "name"), "name", cx);
     }
   }
@@ -88,6 +100,42 @@ void validate_filters(const dependency_filter& f, const std::string& path,
   }
   if (f.time)
     validate_time_filter(*f.time, child_path(path, "time"), cx);
+  if (!f.script.empty())
+    check_lua(f.script, child_path(path, "script"), cx);
+}
+
+bool errors_since(std::size_t first, const load_context& cx) {
+  for (auto i = first; i < cx.diagnostics.size(); ++i)
+    if (cx.diagnostics[i].level == severity::error)
+      return true;
+  return false;
+}
+
+/// Builds the filters as the sensor does at run, so that what passed the checks above also
+/// compiles there; a disagreement is reported at the filter kind.
+void compile_filters(const dependency_filter& f, const std::string& path, const load_context& cx) {
+  auto compile = [&](const char* kind, auto&& build) {
+    try {
+      build();
+    } catch (const std::exception& e) {
+      cx.error(child_path(path, kind), std::string{kind} + " filter does not compile: " + e.what());
+    }
+  };
+  if (!f.exprs.empty())
+    compile("exprs", [&] { compiled_expr_filters{f.exprs, f.expr_logical_operator}; });
+  if (!f.data.empty())
+    compile("data", [&] { compiled_data_filters{f.data, f.data_logical_operator}; });
+  if (f.time)
+    compile("time", [&] { compiled_time_filter{*f.time}; });
+}
+
+/// `transform`: run compiles jq when it is given, else the Lua script.
+void validate_transform(const dependency_transform& t, const std::string& path,
+                        const load_context& cx) {
+  if (!t.jq.empty())
+    check_jq(t.jq, child_path(path, "jq"), cx);
+  else if (!t.script.empty())
+    check_lua(t.script, child_path(path, "script"), cx);
 }
 
 std::set<std::string> validate_dependencies(const std::vector<event_dependency>& deps,
@@ -107,8 +155,14 @@ std::set<std::string> validate_dependencies(const std::vector<event_dependency>&
     }
     require(d.event_source_name, child_path(at, "eventSourceName"), "eventSourceName", cx);
     require(d.event_name, child_path(at, "eventName"), "eventName", cx);
-    if (d.filters)
+    if (d.filters) {
+      auto first = cx.diagnostics.size();
       validate_filters(*d.filters, child_path(at, "filters"), cx);
+      if (!errors_since(first, cx))
+        compile_filters(*d.filters, child_path(at, "filters"), cx);
+    }
+    if (d.transform)
+      validate_transform(*d.transform, child_path(at, "transform"), cx);
     validate_logical_operator(d.filters_logical_operator, child_path(at, "filtersLogicalOperator"),
                               cx);
   }

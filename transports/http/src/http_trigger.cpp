@@ -118,19 +118,48 @@ private:
 
 std::unique_ptr<core::trigger_executor> create(const std::shared_ptr<client>& requests,
                                                const core::trigger_context& ctx) {
-  if (ctx.manifest == nullptr || !ctx.manifest->template_.http)
-    throw core::trigger_error("http trigger started without template.http");
-  if (!ctx.manifest->template_.http->dynamic_headers.empty())
-    throw core::trigger_error("http.dynamicHeaders are not supported yet");
+  if (auto problems = check_http_trigger(ctx); !problems.empty())
+    throw core::trigger_error(problems.front());
   return std::make_unique<http_executor>(requests, ctx);
 }
 
 } // namespace
 
+std::vector<std::string> check_http_trigger(const core::trigger_context& ctx) {
+  if (ctx.manifest == nullptr || !ctx.manifest->template_.http)
+    return {"http trigger started without template.http"};
+  const auto& manifest = *ctx.manifest;
+  const auto& spec = *manifest.template_.http;
+  std::vector<std::string> problems;
+  if (!spec.dynamic_headers.empty())
+    problems.emplace_back("http.dynamicHeaders are not supported yet");
+  for (const auto& header : spec.secure_headers)
+    if (header.config_map)
+      problems.push_back(
+        fmt::format("secureHeaders {}: configMapKeyRef is not supported yet", header.name));
+    else if (!header.secret)
+      problems.push_back(
+        fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
+  try {
+    dsl::compile_parameters(spec.payload, "http.payload");
+    dsl::resource_parameters parameters{manifest.parameters, spec.parameters, "http",
+                                        [&] { return template_json(manifest.template_); }};
+    if (parameters.empty()) {
+      request_template fixed;
+      fixed.fields = {spec.url, spec.method, spec.headers, spec.host, spec.timeout_seconds};
+      detail::make_request(fixed.fields, fixed, {});
+    }
+  } catch (const std::exception& e) {
+    problems.emplace_back(e.what());
+  }
+  return problems;
+}
+
 core::trigger_factory make_http_trigger_factory(std::shared_ptr<client> requests) {
-  return [requests = std::move(requests)](const core::trigger_context& ctx) {
-    return create(requests, ctx);
-  };
+  return {[requests = std::move(requests)](const core::trigger_context& ctx) {
+            return create(requests, ctx);
+          },
+          check_http_trigger};
 }
 
 } // namespace ganglion::http

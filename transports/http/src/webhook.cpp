@@ -171,25 +171,11 @@ private:
 
 std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::string& bind_host,
                                             const core::source_context& ctx) {
-  if (ctx.manifest == nullptr)
-    throw core::source_error("webhook source started without its EventSource");
-  auto found = ctx.manifest->spec.webhook.find(ctx.event_name);
-  if (found == ctx.manifest->spec.webhook.end())
-    throw core::source_error(fmt::format("EventSource {} has no webhook event named {}",
-                                         ctx.event_source_name, ctx.event_name));
-  const dsl::webhook_event& spec = found->second;
-  if (spec.filter && !spec.filter->expression.empty())
-    throw core::source_error("filter.expression is not supported yet");
+  if (auto problems = check_webhook_source(ctx); !problems.empty())
+    throw core::source_error(problems.front());
   if (!ctx.bus)
     throw core::source_error("webhook source started without a bus");
-  if (spec.endpoint.empty() || spec.endpoint.front() != '/')
-    throw core::source_error(
-      fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
-  if (spec.method.empty())
-    throw core::source_error("webhook method can't be empty");
-  if (spec.max_payload_size <= 0)
-    throw core::source_error(
-      fmt::format("webhook maxPayloadSize must be positive, got {}", spec.max_payload_size));
+  const dsl::webhook_event& spec = ctx.manifest->spec.webhook.at(ctx.event_name);
   auto port = parse_port(spec.port);
 
   auto state = std::make_shared<endpoint_state>(endpoint_state{
@@ -206,8 +192,6 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
     state->metrics.count_received();
     state->metrics.count_rejected("too_large");
   };
-  if (spec.server_cert_secret.has_value() != spec.server_key_secret.has_value())
-    throw core::source_error("webhook TLS needs both serverCertSecret and serverKeySecret");
   if (spec.server_cert_secret)
     options.tls = tls_identity{read_secret(ctx, *spec.server_cert_secret),
                                read_secret(ctx, *spec.server_key_secret)};
@@ -229,10 +213,39 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
 
 } // namespace
 
+std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
+  if (ctx.manifest == nullptr)
+    return {"webhook source started without its EventSource"};
+  auto found = ctx.manifest->spec.webhook.find(ctx.event_name);
+  if (found == ctx.manifest->spec.webhook.end())
+    return {fmt::format("EventSource {} has no webhook event named {}", ctx.event_source_name,
+                        ctx.event_name)};
+  const dsl::webhook_event& spec = found->second;
+  std::vector<std::string> problems;
+  if (spec.filter && !spec.filter->expression.empty())
+    problems.emplace_back("filter.expression is not supported yet");
+  if (spec.endpoint.empty() || spec.endpoint.front() != '/')
+    problems.push_back(fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
+  if (spec.method.empty())
+    problems.emplace_back("webhook method can't be empty");
+  if (spec.max_payload_size <= 0)
+    problems.push_back(
+      fmt::format("webhook maxPayloadSize must be positive, got {}", spec.max_payload_size));
+  try {
+    parse_port(spec.port);
+  } catch (const core::source_error& e) {
+    problems.emplace_back(e.what());
+  }
+  if (spec.server_cert_secret.has_value() != spec.server_key_secret.has_value())
+    problems.emplace_back("webhook TLS needs both serverCertSecret and serverKeySecret");
+  return problems;
+}
+
 core::source_factory make_webhook_source_factory(std::shared_ptr<server_pool> servers,
                                                  std::string bind_host) {
-  return [servers = std::move(servers), bind_host = std::move(bind_host)](
-           const core::source_context& ctx) { return start_webhook(*servers, bind_host, ctx); };
+  return {[servers = std::move(servers), bind_host = std::move(bind_host)](
+            const core::source_context& ctx) { return start_webhook(*servers, bind_host, ctx); },
+          check_webhook_source};
 }
 
 } // namespace ganglion::http

@@ -86,18 +86,11 @@ private:
 
 std::unique_ptr<core::source> start(const source_options& options,
                                     const core::source_context& ctx) {
+  if (auto problems = check_kafka_source(ctx); !problems.empty())
+    throw core::source_error(problems.front());
   const auto& spec = find_spec(ctx);
-  if (spec.filter && !spec.filter->expression.empty())
-    throw core::source_error("filter.expression is not supported yet");
   if (!ctx.bus)
     throw core::source_error("kafka source started without a bus");
-  if (spec.url.empty())
-    throw core::source_error("kafka url can't be empty");
-  if (spec.topic.empty())
-    throw core::source_error("kafka topic can't be empty");
-  if (spec.limit_events_per_second < 0)
-    throw core::source_error(fmt::format("kafka limitEventsPerSecond can't be negative, got {}",
-                                         spec.limit_events_per_second));
 
   detail::consumer_spec run;
   run.event_source = ctx.event_source_name;
@@ -107,14 +100,8 @@ std::unique_ptr<core::source> start(const source_options& options,
   run.json_body = spec.json_body;
   run.metadata = spec.metadata;
   run.limit_per_second = static_cast<double>(spec.limit_events_per_second);
-  if (spec.consumer_group) {
-    if (spec.consumer_group->group_name.empty())
-      throw core::source_error("kafka consumerGroup.groupName can't be empty");
-  } else {
-    if (spec.partition.empty())
-      throw core::source_error("kafka needs either consumerGroup or partition");
+  if (!spec.consumer_group)
     run.partition = parse_partition(spec.partition);
-  }
 
   client_settings settings;
   settings.name = fmt::format("eventsource {}/{}", ctx.event_source_name, ctx.event_name);
@@ -142,8 +129,41 @@ std::unique_ptr<core::source> start(const source_options& options,
 
 } // namespace
 
+std::vector<std::string> check_kafka_source(const core::source_context& ctx) {
+  const dsl::kafka_event* found = nullptr;
+  try {
+    found = &find_spec(ctx);
+  } catch (const core::source_error& e) {
+    return {e.what()};
+  }
+  const auto& spec = *found;
+  std::vector<std::string> problems;
+  if (spec.filter && !spec.filter->expression.empty())
+    problems.emplace_back("filter.expression is not supported yet");
+  if (spec.url.empty())
+    problems.emplace_back("kafka url can't be empty");
+  if (spec.topic.empty())
+    problems.emplace_back("kafka topic can't be empty");
+  if (spec.limit_events_per_second < 0)
+    problems.push_back(fmt::format("kafka limitEventsPerSecond can't be negative, got {}",
+                                   spec.limit_events_per_second));
+  if (spec.consumer_group && spec.consumer_group->group_name.empty())
+    problems.emplace_back("kafka consumerGroup.groupName can't be empty");
+  if (!spec.consumer_group && spec.partition.empty())
+    problems.emplace_back("kafka needs either consumerGroup or partition");
+  if (!spec.consumer_group && !spec.partition.empty()) {
+    try {
+      parse_partition(spec.partition);
+    } catch (const core::source_error& e) {
+      problems.emplace_back(e.what());
+    }
+  }
+  return problems;
+}
+
 core::source_factory make_kafka_source_factory(source_options options) {
-  return [options](const core::source_context& ctx) { return start(options, ctx); };
+  return {[options](const core::source_context& ctx) { return start(options, ctx); },
+          check_kafka_source};
 }
 
 } // namespace ganglion::kafka

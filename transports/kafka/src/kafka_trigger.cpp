@@ -111,12 +111,41 @@ private:
 
 } // namespace
 
+std::vector<std::string> check_kafka_trigger(const core::trigger_context& ctx) {
+  if (ctx.manifest == nullptr || !ctx.manifest->template_.kafka)
+    return {"kafka trigger started without template.kafka"};
+  const auto& manifest = *ctx.manifest;
+  const auto& spec = *manifest.template_.kafka;
+  if (spec.payload.empty())
+    return {"kafka.payload: payload parameters are not specified"};
+  std::vector<std::string> problems;
+  for (const auto& header : spec.secure_headers)
+    if (header.config_map)
+      problems.push_back(
+        fmt::format("secureHeaders {}: configMapKeyRef is not supported yet", header.name));
+    else if (!header.secret)
+      problems.push_back(
+        fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
+  try {
+    dsl::compile_parameters(spec.payload, "kafka.payload");
+    dsl::resource_parameters parameters{manifest.parameters, spec.parameters, "kafka",
+                                        [&] { return detail::template_json(manifest.template_); }};
+    if (parameters.empty())
+      detail::make_message(detail::fields_of(spec), {}, {}); // checks topic and partition
+  } catch (const std::exception& e) {
+    problems.emplace_back(e.what());
+  }
+  return problems;
+}
+
 core::trigger_factory make_kafka_trigger_factory(trigger_options options) {
-  return [options](const core::trigger_context& ctx) -> std::unique_ptr<core::trigger_executor> {
-    if (ctx.manifest == nullptr || !ctx.manifest->template_.kafka)
-      throw core::trigger_error("kafka trigger started without template.kafka");
+  auto create = [options](const core::trigger_context& ctx)
+    -> std::unique_ptr<core::trigger_executor> {
+    if (auto problems = check_kafka_trigger(ctx); !problems.empty())
+      throw core::trigger_error(problems.front());
     return std::make_unique<kafka_executor>(ctx, options);
   };
+  return {std::move(create), check_kafka_trigger};
 }
 
 } // namespace ganglion::kafka

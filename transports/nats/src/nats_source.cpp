@@ -226,20 +226,12 @@ private:
 };
 
 std::unique_ptr<core::source> start_source(const options& opts, const core::source_context& ctx) {
-  if (ctx.manifest == nullptr)
-    throw core::source_error("nats source started without its EventSource");
-  auto found = ctx.manifest->spec.nats.find(ctx.event_name);
-  if (found == ctx.manifest->spec.nats.end())
-    throw core::source_error(fmt::format("EventSource {} has no nats event named {}",
-                                         ctx.event_source_name, ctx.event_name));
-  const dsl::nats_event& spec = found->second;
+  if (auto problems = check_source(ctx); !problems.empty())
+    throw core::source_error(problems.front());
+  const dsl::nats_event& spec = ctx.manifest->spec.nats.at(ctx.event_name);
   if (!ctx.bus)
     throw core::source_error("nats source started without a bus");
   auto state = std::make_shared<source_state>(ctx, spec, opts);
-  if (spec.url.empty())
-    throw core::source_error(fmt::format("{}: url can't be empty", state->name));
-  if (spec.subject.empty())
-    throw core::source_error(fmt::format("{}: subject can't be empty", state->name));
   if (spec.filter && !spec.filter->expression.empty()) {
     try {
       state->filter.emplace(spec.filter->expression);
@@ -291,8 +283,33 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
 
 } // namespace
 
+std::vector<std::string> check_source(const core::source_context& ctx) {
+  if (ctx.manifest == nullptr)
+    return {"nats source started without its EventSource"};
+  auto found = ctx.manifest->spec.nats.find(ctx.event_name);
+  if (found == ctx.manifest->spec.nats.end())
+    return {fmt::format("EventSource {} has no nats event named {}", ctx.event_source_name,
+                        ctx.event_name)};
+  const dsl::nats_event& spec = found->second;
+  auto name = fmt::format("nats source {}/{}", ctx.event_source_name, ctx.event_name);
+  std::vector<std::string> problems;
+  if (spec.url.empty())
+    problems.push_back(fmt::format("{}: url can't be empty", name));
+  if (spec.subject.empty())
+    problems.push_back(fmt::format("{}: subject can't be empty", name));
+  if (spec.filter && !spec.filter->expression.empty()) {
+    try {
+      event_filter{spec.filter->expression};
+    } catch (const std::runtime_error& e) {
+      problems.push_back(fmt::format("{}: {}", name, e.what()));
+    }
+  }
+  return problems;
+}
+
 core::source_factory make_source_factory(options opts) {
-  return [opts](const core::source_context& ctx) { return start_source(opts, ctx); };
+  return {[opts](const core::source_context& ctx) { return start_source(opts, ctx); },
+          check_source};
 }
 
 } // namespace ganglion::nats

@@ -133,12 +133,40 @@ private:
 
 } // namespace
 
+std::vector<std::string> check_trigger(const core::trigger_context& ctx) {
+  if (ctx.manifest == nullptr || !ctx.manifest->template_.nats)
+    return {"nats trigger started without template.nats"};
+  const auto& manifest = *ctx.manifest;
+  const auto& spec = *manifest.template_.nats;
+  const auto name = fmt::format("nats trigger {}/{}", ctx.sensor_name, manifest.template_.name);
+  std::vector<std::string> problems;
+  if (spec.url.empty())
+    problems.push_back(fmt::format("{}: nats.url can't be empty", name));
+  if (spec.subject.empty())
+    problems.push_back(fmt::format("{}: nats.subject can't be empty", name));
+  if (spec.payload.empty())
+    problems.push_back(fmt::format(
+      "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
+  try {
+    dsl::compile_parameters(spec.payload, "nats.payload");
+    dsl::resource_parameters parameters{manifest.parameters, spec.parameters, "nats",
+                                        [&] { return template_json(manifest.template_); }};
+  } catch (const std::invalid_argument& e) {
+    problems.emplace_back(e.what());
+  } catch (const std::exception& e) {
+    problems.push_back(fmt::format("{}: {}", name, e.what()));
+  }
+  return problems;
+}
+
 core::trigger_factory make_trigger_factory(options opts) {
-  return [opts](const core::trigger_context& ctx) -> std::unique_ptr<core::trigger_executor> {
-    if (ctx.manifest == nullptr || !ctx.manifest->template_.nats)
-      throw core::trigger_error("nats trigger started without template.nats");
+  auto create = [opts](const core::trigger_context& ctx)
+    -> std::unique_ptr<core::trigger_executor> {
+    if (auto problems = check_trigger(ctx); !problems.empty())
+      throw core::trigger_error(problems.front());
     return std::make_unique<nats_executor>(opts, ctx);
   };
+  return {std::move(create), check_trigger};
 }
 
 } // namespace ganglion::nats

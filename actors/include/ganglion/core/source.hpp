@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "ganglion/core/bus.hpp"
 #include "ganglion/core/metrics.hpp"
@@ -38,8 +40,41 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// Starts a source of one type; returns once it listens. Throws source_error.
-using source_factory = std::function<std::unique_ptr<source>(const source_context&)>;
+/// Why a source's configuration cannot run, found without starting it: nothing is bound or
+/// connected and no secret is read (`bus` and `secrets` may be null). One message per problem.
+using source_check = std::function<std::vector<std::string>(const source_context&)>;
+
+/// Starts sources of one type, and checks a configuration before any is started (`validate`,
+/// and `run` before it starts anything).
+class source_factory {
+public:
+  /// Starts a source; returns once it listens. Throws source_error.
+  using create_function = std::function<std::unique_ptr<source>(const source_context&)>;
+
+  source_factory() = default;
+
+  /// A type without a check step: `create` alone.
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, source_factory>
+             && std::is_constructible_v<create_function, F>)
+  source_factory(F create) : create_(std::move(create)) {}
+
+  /// A type with a check step; `create` should refuse (source_error) what `check` reports.
+  source_factory(create_function create, source_check check)
+    : create_(std::move(create)), check_(std::move(check)) {}
+
+  /// Starts a source. Throws source_error.
+  std::unique_ptr<source> operator()(const source_context& ctx) const { return create_(ctx); }
+
+  /// What the check step finds wrong with `ctx`'s event; empty without a check step.
+  std::vector<std::string> check(const source_context& ctx) const {
+    return check_ ? check_(ctx) : std::vector<std::string>{};
+  }
+
+private:
+  create_function create_;
+  source_check check_;
+};
 
 /// Source factories by spec key (`webhook`, `calendar` …).
 using source_registry = std::map<std::string, source_factory>;

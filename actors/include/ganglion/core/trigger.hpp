@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ganglion/core/event.hpp"
@@ -69,8 +70,45 @@ public:
 std::string read_trigger_secret(const trigger_context& ctx, const dsl::secret_key_selector& ref,
                                 const char* field);
 
-/// Creates an executor for one trigger action type. Throws trigger_error.
-using trigger_factory = std::function<std::unique_ptr<trigger_executor>(const trigger_context&)>;
+/// Why a trigger's configuration cannot run, found without creating an executor: no connection
+/// is made and no secret is read (`secrets` may be null). One message per problem; none: the
+/// executor may still fail on what only running shows (a secret, a broker).
+using trigger_check = std::function<std::vector<std::string>(const trigger_context&)>;
+
+/// Creates executors for one trigger action type, and checks a configuration before any is
+/// created (`validate`, and `run` before it starts anything).
+class trigger_factory {
+public:
+  /// Creates an executor. Throws trigger_error.
+  using create_function =
+    std::function<std::unique_ptr<trigger_executor>(const trigger_context&)>;
+
+  trigger_factory() = default;
+
+  /// A kind without a check step: `create` alone.
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, trigger_factory>
+             && std::is_constructible_v<create_function, F>)
+  trigger_factory(F create) : create_(std::move(create)) {}
+
+  /// A kind with a check step; `create` should refuse (trigger_error) what `check` reports.
+  trigger_factory(create_function create, trigger_check check)
+    : create_(std::move(create)), check_(std::move(check)) {}
+
+  /// Creates an executor. Throws trigger_error.
+  std::unique_ptr<trigger_executor> operator()(const trigger_context& ctx) const {
+    return create_(ctx);
+  }
+
+  /// What the check step finds wrong with `ctx`'s trigger; empty without a check step.
+  std::vector<std::string> check(const trigger_context& ctx) const {
+    return check_ ? check_(ctx) : std::vector<std::string>{};
+  }
+
+private:
+  create_function create_;
+  trigger_check check_;
+};
 
 /// Trigger factories by template key (`http`, `log` …).
 using trigger_registry = std::map<std::string, trigger_factory>;

@@ -21,6 +21,10 @@ struct filter_outcome {
   std::string reason = {};
 };
 
+/// Why `pattern`, a string value of a data filter, is not a pattern compiled_data_filter accepts
+/// (an RE2 regex, matched unanchored); empty when it is.
+std::string data_filter_regex_error(const std::string& pattern);
+
 /// One data filter compiled at load time (path, typed values, regexes).
 class compiled_data_filter {
 public:

@@ -9,6 +9,10 @@
 
 namespace ganglion::dsl {
 
+/// Compiles `program` as jq_transform does (jq_compile, no module path), without running it;
+/// jq's messages, or empty when it compiles.
+std::string jq_compile_error(const std::string& program);
+
 /// A dependency's `transform.jq`: a jq 1.6 program compiled once into its own jq state.
 /// Not thread-safe: one sensor actor owns each instance.
 class jq_transform {

@@ -14,6 +14,10 @@ namespace lua {
 class sandbox;
 }
 
+/// Compiles `source` as a Lua 5.4 text chunk, as compiled_script_filter and lua_transform load
+/// it, without running it; Lua's syntax error (`script:<line>: …`), or empty when it compiles.
+std::string lua_syntax_error(const std::string& source);
+
 /// A dependency's `filters.script`: a Lua 5.4 script compiled once into its own sandboxed state
 /// (safe libraries only, 1e6 instructions and 16 MiB per event). Not thread-safe: one sensor
 /// actor owns each instance.

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ganglion/core/source.hpp"
 #include "ganglion/http/server.hpp"
@@ -15,5 +16,10 @@ namespace ganglion::http {
 /// Throws core::source_error when the spec cannot run (bad port, missing secret, port in use).
 core::source_factory make_webhook_source_factory(std::shared_ptr<server_pool> servers,
                                                  std::string bind_host);
+
+/// The webhook source's check step (also run when a source starts): the event exists, an
+/// absolute endpoint, a method, a positive maxPayloadSize, a port 1-65535, a TLS pair, no
+/// filter.expression. Binds nothing and reads no secret.
+std::vector<std::string> check_webhook_source(const core::source_context& ctx);
 
 } // namespace ganglion::http

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "ganglion/core/source.hpp"
 
@@ -30,5 +32,10 @@ struct source_options {
 /// topic; every message becomes one event; offsets are committed once the bus accepted the
 /// message and every earlier one of its partition (at least once). See README.md.
 core::source_factory make_kafka_source_factory(source_options options = {});
+
+/// The kafka source's check step (also run when a source starts): the event exists with a url,
+/// a topic, a limit that is not negative and a consumer group name or a partition number; no
+/// filter.expression. Reads no secret, connects to nothing.
+std::vector<std::string> check_kafka_source(const core::source_context& ctx);
 
 } // namespace ganglion::kafka

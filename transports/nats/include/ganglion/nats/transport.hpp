@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
@@ -33,11 +35,19 @@ struct options {
 /// cannot run (missing secret, refused credentials, bad filter).
 core::source_factory make_source_factory(options opts = {});
 
+/// The nats source's check step (also run when a source starts): the event exists with a url
+/// and a subject, and its filter.expression compiles. Reads no secret, connects to nothing.
+std::vector<std::string> check_source(const core::source_context& ctx);
+
 /// The `nats` trigger: publishes the payload built from `payload[]` to `subject` (rewritten by
 /// template-level `parameters[]` and `nats.parameters[]`), and succeeds once the server confirmed
 /// it has the message (a flush round trip). One connection per executor, made on first use.
 /// Throws core::trigger_error for a configuration that cannot run (no payload, missing secret).
 core::trigger_factory make_trigger_factory(options opts = {});
+
+/// The nats trigger's check step (also run when an executor is created): url, subject and
+/// payload given, parameters that compile. Reads no secret, connects to nothing.
+std::vector<std::string> check_trigger(const core::trigger_context& ctx);
 
 /// Registers the `nats` source and the `nats` trigger.
 void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
