@@ -132,6 +132,10 @@ TEST(template_test, sprig_strings) {
      "null", "\"a\" \"1\"|'a'|a 1 b|ab"},
     {"{{ indent 2 \"a\\nb\" }}|{{ nindent 1 \"x\" }}", "null", "  a\n  b|\n x"},
     {"{{ toString 3 }}|{{ toString .Input.body.f }}", body, "3|3.5"},
+    {"{{ \"0123456789abc\" | substr 0 7 }}|{{ substr 2 99 \"abcd\" }}|{{ substr -1 2 \"abcd\" }}",
+     "null", "0123456|cd|ab"},
+    {"{{ trunc 2 \"abcd\" }}|{{ trunc -3 \"abcd\" }}|{{ trunc 9 \"ab\" }}", "null",
+     "ab|bcd|ab"},
     {"{{ sha256sum \"abc\" }}", "null",
      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
   });
@@ -220,6 +224,8 @@ TEST(template_test, runtime_errors) {
   expect_runtime_error("{{ upper \"a\" \"b\" }}", "{}", "wrong number of args for upper: want 1 got 2");
   expect_runtime_error("{{ index .Input.a 5 }}", R"({"a":[1]})", "index out of range: 5");
   expect_runtime_error("{{ range 3 }}{{ end }}", "{}", "range can't iterate over 3");
+  expect_runtime_error("{{ substr 5 9 \"abcd\" }}", "{}",
+                       "slice bounds out of range [5:4] with length 4");
 }
 
 TEST(template_test, string_input_and_reuse) {

@@ -225,6 +225,38 @@ value fn_indent(const call_context&, args_t& a) { return indent(a, "indent"); }
 value fn_nindent(const call_context&, args_t& a) { return "\n" + indent(a, "nindent"); }
 value fn_to_string(const call_context&, args_t& a) { return strval(a[0]); }
 
+// Go slices by byte and panics out of range; sprig's substr and trunc inherit both.
+std::string byte_slice(const std::string& s, std::int64_t from, std::int64_t to) {
+  auto n = static_cast<std::int64_t>(s.size());
+  if (from < 0 || to < from || to > n)
+    throw std::runtime_error(fmt::format("slice bounds out of range [{}:{}] with length {}",
+                                         from, to, n));
+  return s.substr(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from));
+}
+
+value fn_substr(const call_context&, args_t& a) {
+  auto start = arg_int(a[0], "substr");
+  auto end = arg_int(a[1], "substr");
+  std::string s = arg_string(a[2], "substr");
+  auto n = static_cast<std::int64_t>(s.size());
+  if (start < 0)
+    return byte_slice(s, 0, end);
+  if (end < 0 || end > n)
+    return byte_slice(s, start, n);
+  return byte_slice(s, start, end);
+}
+
+value fn_trunc(const call_context&, args_t& a) {
+  auto c = arg_int(a[0], "trunc");
+  std::string s = arg_string(a[1], "trunc");
+  auto n = static_cast<std::int64_t>(s.size());
+  if (c < 0 && n + c > 0)
+    return s.substr(static_cast<std::size_t>(n + c));
+  if (c >= 0 && n > c)
+    return s.substr(0, static_cast<std::size_t>(c));
+  return s;
+}
+
 } // namespace
 
 void add_string_functions(std::vector<function>& out) {
@@ -250,6 +282,8 @@ void add_string_functions(std::vector<function>& out) {
                           {"indent", fn_indent, 2, 2},
                           {"nindent", fn_nindent, 2, 2},
                           {"toString", fn_to_string, 1, 1},
+                          {"substr", fn_substr, 3, 3},
+                          {"trunc", fn_trunc, 2, 2},
                         });
 }
 
