@@ -110,13 +110,16 @@ response publish_response(const endpoint_state& state, core::publish_status stat
     case core::publish_status::accepted:
       state.metrics.count_accepted();
       return text_response(200, "success");
+    case core::publish_status::filtered: // Argo answers success; the core's filter counted it
+      return text_response(200, "success");
     case core::publish_status::saturated: {
-      auto r = refuse(state, 503, "saturated", "the event bus is saturated; retry later");
+      auto r =
+        refuse(state, 503, core::to_string(status), "the event bus is saturated; retry later");
       r.headers.emplace_back("Retry-After", "1");
       return r;
     }
     case core::publish_status::failed: {
-      auto r = refuse(state, 503, "store_failed",
+      auto r = refuse(state, 503, core::to_string(status),
                       "the event bus could not store the event (" + error + "); retry later");
       r.headers.emplace_back("Retry-After", "1");
       return r;
@@ -124,7 +127,8 @@ response publish_response(const endpoint_state& state, core::publish_status stat
     case core::publish_status::stopped:
       break;
   }
-  auto r = refuse(state, 503, "stopped", "the event source is stopping; retry later");
+  auto r = refuse(state, 503, core::to_string(core::publish_status::stopped),
+                  "the event source is stopping; retry later");
   r.headers.emplace_back("Retry-After", "1");
   return r;
 }
@@ -178,8 +182,6 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
     throw core::source_error(fmt::format("EventSource {} has no webhook event named {}",
                                          ctx.event_source_name, ctx.event_name));
   const dsl::webhook_event& spec = found->second;
-  if (spec.filter && !spec.filter->expression.empty())
-    throw core::source_error("filter.expression is not supported yet");
   if (!ctx.bus)
     throw core::source_error("webhook source started without a bus");
   if (spec.endpoint.empty() || spec.endpoint.front() != '/')

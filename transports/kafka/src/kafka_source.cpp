@@ -87,8 +87,6 @@ private:
 std::unique_ptr<core::source> start(const source_options& options,
                                     const core::source_context& ctx) {
   const auto& spec = find_spec(ctx);
-  if (spec.filter && !spec.filter->expression.empty())
-    throw core::source_error("filter.expression is not supported yet");
   if (!ctx.bus)
     throw core::source_error("kafka source started without a bus");
   if (spec.url.empty())
