@@ -11,8 +11,6 @@ kinds register_kinds(const std::shared_ptr<http::runtime>& http) {
   nats::register_transport(out.sources, out.triggers);
   kafka::register_transport(out.sources, out.triggers);
   core::add_engine_triggers(out.triggers);
-  // Only the nats source evaluates filter.expression (transports/nats/src/event_filter.cpp).
-  out.filter_expression_sources = {"nats"};
   return out;
 }
 
@@ -21,7 +19,6 @@ std::vector<core::refusal> refusals_of(const std::vector<dsl::document>& documen
   core::runnability_context cx;
   cx.sources = &registered.sources;
   cx.triggers = &registered.triggers;
-  cx.filter_expression_sources = registered.filter_expression_sources;
   cx.secrets_dir = secrets_dir;
   return core::check_runnability(documents, cx);
 }

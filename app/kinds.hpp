@@ -1,7 +1,6 @@
 #pragma once
 
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -17,8 +16,6 @@ namespace ganglion::app {
 struct kinds {
   core::source_registry sources;
   core::trigger_registry triggers;
-  /// Source types whose transport evaluates `filter.expression`.
-  std::set<std::string> filter_expression_sources;
 };
 
 /// Registers the http, nats and kafka transports (`http` serves the webhooks).

@@ -100,7 +100,7 @@ reload_outcome reloader::reload_once() {
     spdlog::error("reload refused, the running manifests stay: {} error(s)", outcome.errors.size());
     for (const auto& e : outcome.errors)
       spdlog::error("{}", e);
-    config.phase = "Error";
+    config.phase = core::to_string(core::phase::error);
     config.errors = outcome.errors;
   }
   engine_.status().set_config(std::move(config));

@@ -140,7 +140,6 @@ int run_command(const run_options& options) {
   transport_options.server.threads = options.io_threads;
   auto transport = std::make_shared<http::runtime>(transport_options);
   auto registered = register_kinds(transport);
-  engine_options.filter_expression_sources = registered.filter_expression_sources;
   std::unique_ptr<core::engine> running;
   try {
     running = std::make_unique<core::engine>(engine_options, std::move(registered.sources),

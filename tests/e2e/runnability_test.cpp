@@ -156,28 +156,6 @@ TEST(e2e_runnability, two_event_sources_on_one_port_and_path_are_a_located_clash
     << "the clash reached the listener: " << run.output();
 }
 
-TEST(e2e_runnability, a_filter_expression_the_source_does_not_evaluate_is_refused_up_front) {
-  auto port = test::free_port();
-  auto manifests = e2e::webhook_source("hooks", port, {"example"},
-                                       "      filter:\n        expression: \"body.a == 1\"\n");
-  auto dir = test::temp_dir();
-  test::write_file(dir + "/m.yaml", manifests);
-  auto v = validate({"-f", dir + "/m.yaml"});
-  EXPECT_NE(v.output.find(dir + "/m.yaml:12:9: warning: spec.webhook.example.filter.expression: "
-                          "filter.expression on webhook event sources is not run by ganglion yet"),
-            std::string::npos)
-    << v.output;
-
-  e2e::engine_process engine{manifests, {}, false};
-  ASSERT_TRUE(test::eventually([&] {
-    return status_of(engine, "hooks/example").find("Error") != std::string::npos;
-  })) << engine.output();
-  auto source = status_of(engine, "hooks/example");
-  EXPECT_NE(source.find("\"restarts\": 0"), std::string::npos) << source;
-  EXPECT_NE(source.find("filter.expression on webhook event sources"), std::string::npos)
-    << source;
-}
-
 TEST(e2e_runnability, a_secret_without_secrets_dir_is_reported_and_refused_and_runs_with_one) {
   auto port = test::free_port();
   auto manifests = e2e::webhook_source("hooks", port, {"example"},

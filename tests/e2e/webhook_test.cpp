@@ -80,6 +80,31 @@ TEST(e2e_webhook, malformed_json_is_rejected_and_the_next_event_still_fires) {
   EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":"ok"},"quoted":"{\"x\":\"ok\"}"})");
 }
 
+TEST(e2e_webhook, filter_expression_drops_events_before_the_bus_and_answers_success) {
+  test::http_sink sink;
+  auto port = test::free_port();
+  auto manifests =
+    e2e::webhook_source("hooks", port, {"example"},
+                        "      filter:\n        expression: 'body.x == \"ok\"'\n")
+    + sink_sensor(sink.url("/s"));
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/m.yaml", manifests);
+  test::child_process validate{{GANGLION_BINARY, "validate", "--strict", "-f", dir + "/m.yaml"}};
+  EXPECT_EQ(validate.wait(20s), 0) << validate.output();
+
+  e2e::engine_process engine{manifests};
+  EXPECT_EQ(e2e::post(port, "example", R"({"x":"no"})").status, 200);
+  // The webhook answers once the filter has judged the event: it is counted by then.
+  auto metrics = test::http_request("GET", engine.admin_url("/metrics")).body;
+  EXPECT_NE(metrics.find(R"(ganglion_events_rejected_total{eventsource="hooks",event="example",)"
+                         R"(reason="filtered"} 1)"),
+            std::string::npos)
+    << metrics;
+  EXPECT_EQ(e2e::post(port, "example", R"({"x":"ok"})").status, 200);
+  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  EXPECT_EQ(sink.requests()[0].body, R"({"body":{"x":"ok"},"quoted":"{\"x\":\"ok\"}"})");
+}
+
 TEST(e2e_webhook, unknown_endpoint_wrong_method_and_oversized_body) {
   auto port = test::free_port();
   e2e::engine_process engine{

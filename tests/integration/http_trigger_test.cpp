@@ -53,7 +53,7 @@ protected:
     ctx.manifest = &trig;
     ctx.secrets = std::make_shared<core::secret_store>(secrets_dir);
     ctx.metrics = &metrics;
-    return factory(ctx);
+    return core::create_trigger_executor(factory, ctx);
   }
 
   core::trigger_outcome run(core::trigger_executor& executor) {

@@ -102,7 +102,7 @@ protected:
     ctx.bus = bus;
     ctx.secrets = std::make_shared<core::secret_store>(secrets_dir);
     ctx.metrics = &metrics;
-    return factory(ctx);
+    return core::start_source(factory, ctx);
   }
 
   std::string url(const std::string& path_and_query = "/example") const {
@@ -319,9 +319,35 @@ TEST_F(http_webhook, requests_to_one_endpoint_run_concurrently) {
   EXPECT_EQ(bus->events().size(), 4u);
 }
 
-TEST_F(http_webhook, filter_expression_is_refused) {
-  hook.filter = dsl::event_source_filter{"body.a == 1"};
-  EXPECT_THROW(start(), core::source_error);
+TEST_F(http_webhook, filter_expression_drops_what_it_rejects_and_answers_success) {
+  hook.filter = dsl::event_source_filter{R"(body.id == 4 && body.name != "Joe")"};
+  auto source = start();
+  auto post = [&](const std::string& body) {
+    return test::http_request("POST", url(), body, {"Content-Type: application/json"});
+  };
+  auto joe = post(R"({"id":4,"name":"Joe"})");
+  EXPECT_EQ(joe.status, 200);
+  EXPECT_EQ(joe.body, "success");
+  EXPECT_EQ(post(R"({"name":"Bo"})").status, 200);
+  EXPECT_EQ(post(R"({"id":4,"name":"Ann"})").status, 200);
+
+  EXPECT_EQ(only_event_data()["body"]["name"], "Ann");
+  EXPECT_EQ(rejected("filtered"), 1u);
+  EXPECT_EQ(rejected("filter_error"), 1u);
+  EXPECT_EQ(counted("ganglion_events_received_total"), 3u);
+  EXPECT_EQ(counted("ganglion_events_accepted_total"), 1u);
+}
+
+TEST_F(http_webhook, filter_expression_that_does_not_compile_refuses_to_start) {
+  hook.filter = dsl::event_source_filter{"body.a =="};
+  try {
+    start();
+    FAIL() << "expected a source_error";
+  } catch (const core::source_error& e) {
+    EXPECT_NE(std::string(e.what()).find("webhook source webhook/example: filter.expression"),
+              std::string::npos)
+      << e.what();
+  }
 }
 
 TEST_F(http_webhook, bad_port_is_refused) {

@@ -101,7 +101,7 @@ protected:
     ctx.bus = on ? on : bus;
     ctx.secrets = std::make_shared<core::secret_store>(secrets_dir);
     ctx.metrics = &metrics;
-    return kafka::make_kafka_source_factory(options)(ctx);
+    return core::start_source(kafka::make_kafka_source_factory(options), ctx);
   }
 
   /// The offset committed by the group that stores a partition-mode source's offsets.
@@ -222,6 +222,28 @@ TEST_F(kafka_source_test, refused_event_is_offered_again_and_holds_the_commit_po
     << rendered;
 }
 
+TEST_F(kafka_source_test, filter_expression_drops_what_it_rejects_and_commits_past_it) {
+  produce(std::nullopt, std::string(R"({"id":4,"name":"Joe"})"));
+  produce(std::nullopt, std::string(R"({"id":4,"name":"Ann"})"));
+  spec.json_body = true;
+  spec.filter = dsl::event_source_filter{R"(body.id == 4 && body.name != "Joe")"};
+  auto source = start();
+  // The partition is read in order: once Ann (offset 1) arrives, Joe (offset 0) was filtered.
+  ASSERT_TRUE(eventually([&] { return bus->accepted().size() == 1; }));
+  auto events = bus->accepted();
+  EXPECT_EQ(offset_of(events[0].id), 1);
+  EXPECT_EQ(bus->offers().size(), 1u);
+  // The filtered message does not hold the commit point back.
+  EXPECT_TRUE(eventually([&] { return committed() == 2; }));
+  auto series = R"({eventsource=")" + es + R"(",event="ev")";
+  auto rendered = metrics.render();
+  EXPECT_NE(rendered.find("ganglion_events_rejected_total" + series + R"(,reason="filtered"} 1)"),
+            std::string::npos)
+    << rendered;
+  EXPECT_NE(rendered.find("ganglion_events_accepted_total" + series + "} 1"), std::string::npos)
+    << rendered;
+}
+
 TEST_F(kafka_source_test, restart_resumes_after_the_last_accepted_offset) {
   for (int i = 0; i < 5; ++i)
     produce(std::nullopt, std::to_string(i));
@@ -338,8 +360,8 @@ TEST_F(kafka_source_test, bad_specs_are_refused_with_the_field) {
   spec.partition.clear();
   refused("either consumerGroup or partition");
   spec.partition = "0";
-  spec.filter = dsl::event_source_filter{"body.a == 1"};
-  refused("filter.expression is not supported yet");
+  spec.filter = dsl::event_source_filter{"body.a =="};
+  refused("kafka source " + es + "/ev: filter.expression 'body.a ==' does not compile");
   spec.filter.reset();
   spec.sasl = dsl::sasl_config{"GSSAPI", {}, {}};
   refused("sasl.mechanism: GSSAPI is not supported yet");

@@ -76,7 +76,7 @@ protected:
     ctx.sensor_name = "sensor";
     ctx.manifest = &trig;
     ctx.secrets = std::make_shared<core::secret_store>(secrets_dir);
-    return kafka::make_kafka_trigger_factory(options)(ctx);
+    return core::create_trigger_executor(kafka::make_kafka_trigger_factory(options), ctx);
   }
 
   core::trigger_outcome run(core::trigger_executor& executor) {

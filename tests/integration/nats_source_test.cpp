@@ -118,7 +118,7 @@ protected:
     ctx.bus = to ? to : bus;
     ctx.secrets = std::make_shared<core::secret_store>(secrets);
     ctx.metrics = &metrics;
-    return nats::make_source_factory(opts)(ctx);
+    return core::start_source(nats::make_source_factory(opts), ctx);
   }
 
   std::uint64_t rejected(const std::string& event, const std::string& reason) {

@@ -118,7 +118,7 @@ TEST_F(nats_tls, trigger_publishes_over_tls) {
   ctx.sensor_name = "alerts";
   ctx.manifest = &trig;
   ctx.secrets = std::make_shared<core::secret_store>(secrets);
-  auto executor = nats::make_trigger_factory()(ctx);
+  auto executor = core::create_trigger_executor(nats::make_trigger_factory(), ctx);
 
   core::trigger_invocation invocation;
   auto e = std::make_shared<core::event>();

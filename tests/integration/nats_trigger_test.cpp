@@ -78,7 +78,7 @@ protected:
     ctx.sensor_name = "billing";
     ctx.manifest = &trig;
     ctx.secrets = std::make_shared<core::secret_store>(secrets);
-    return nats::make_trigger_factory(opts)(ctx);
+    return core::create_trigger_executor(nats::make_trigger_factory(opts), ctx);
   }
 
   /// Runs one execution and waits for its outcome.

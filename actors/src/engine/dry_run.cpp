@@ -72,7 +72,7 @@ dry_run::dry_run(const std::vector<dsl::document>& documents, const trigger_regi
         ctx.secrets = impl_->secrets;
         ctx.metrics = &impl_->metrics;
         try {
-          executor = factory->second(ctx);
+          executor = create_trigger_executor(factory->second, ctx);
         } catch (const std::exception& ex) {
           why = ex.what();
         }

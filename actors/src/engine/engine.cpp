@@ -32,7 +32,6 @@ void engine::impl::check(const std::vector<dsl::document>& documents) {
   runnability_context cx;
   cx.sources = &sources;
   cx.triggers = &triggers;
-  cx.filter_expression_sources = options.filter_expression_sources;
   cx.secrets_dir = options.secrets_dir;
   auto found = check_runnability(documents, cx);
   std::lock_guard guard{refusals_mutex};
@@ -138,7 +137,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   std::optional<executor_setup> dead_letter;
   try {
     // A configuration the executor refuses does not heal by restarting: report it at once.
-    factory->second(make_context(t));
+    create_trigger_executor(factory->second, make_context(t));
     if (t.dlq_trigger) {
       const auto& dlq = *t.dlq_trigger;
       auto dlq_type = dlq.template_.action_types.empty() ? std::string{}
@@ -146,7 +145,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
       auto dlq_factory = triggers.find(dlq_type);
       if (dlq_factory == triggers.end())
         throw std::runtime_error("dlqTrigger: " + dlq_type + " triggers are not supported yet");
-      dlq_factory->second(make_context(dlq));
+      create_trigger_executor(dlq_factory->second, make_context(dlq));
       dead_letter = executor_setup{dlq_factory->second, make_context(dlq)};
     }
   } catch (const std::exception& ex) {

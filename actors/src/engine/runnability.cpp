@@ -86,10 +86,6 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
       b.add(doc, "source", name, path, not_run_yet);
       continue;
     }
-    auto filter = dsl::yaml_child_path(dsl::yaml_child_path(path, "filter"), "expression");
-    if (doc.locations.count(filter) && !cx.filter_expression_sources.count(type))
-      b.add(doc, "source", name, filter,
-            fmt::format("filter.expression on {} event sources is {}", type, not_run_yet));
     check_secrets(b, doc, "source", name, path, cx.secrets_dir);
     source_context ctx;
     ctx.event_source_name = es.metadata.name;

@@ -24,7 +24,7 @@ using source_ptr = caf::stateful_actor<source_state>*;
 bool start(source_ptr self, const source_factory& factory, const source_context& context,
            status_board* status, const std::string& status_name) {
   try {
-    self->state.running = factory(context);
+    self->state.running = start_source(factory, context);
   } catch (const std::exception& ex) {
     self->quit(component_failure(ex.what()));
     return false;

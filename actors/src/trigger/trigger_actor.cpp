@@ -154,10 +154,11 @@ caf::behavior trigger_actor(caf::stateful_actor<trigger_state>* self, trigger_se
   st.retries.emplace(manifest.retry_strategy);
   st.gate.emplace(rate_gate::from(manifest.rate_limit_));
   try {
-    st.executor = st.setup.factory(st.setup.context);
+    st.executor = create_trigger_executor(st.setup.factory, st.setup.context);
     st.setup.concurrency = std::max(st.setup.concurrency, st.executor->max_concurrency());
     if (st.setup.dead_letter) {
-      st.dead_letter_executor = st.setup.dead_letter->factory(st.setup.dead_letter->context);
+      st.dead_letter_executor =
+        create_trigger_executor(st.setup.dead_letter->factory, st.setup.dead_letter->context);
       st.dead_letter_retries.emplace(st.setup.dead_letter->context.manifest->retry_strategy);
     }
   } catch (const std::exception& ex) {

@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace ganglion::dsl {
 
@@ -30,13 +29,15 @@ std::vector<compiled_parameter> compile_parameters(const std::vector<trigger_par
 }
 
 std::string template_object(const std::string& template_text, std::string_view key) {
-  auto doc = nlohmann::json::parse(template_text, nullptr, false);
-  if (!doc.is_object())
+  // simdjson, not nlohmann: with template-level parameters this runs on every firing.
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object doc;
+  if (parser.parse(template_text).get(doc))
     throw std::runtime_error("the trigger template is not a JSON object");
-  auto i = doc.find(key);
-  if (i == doc.end() || !i->is_object())
+  simdjson::dom::object object;
+  if (doc.at_key(key).get(object))
     throw std::runtime_error(fmt::format("the trigger template has no {} object", key));
-  return i->dump();
+  return simdjson::minify(object);
 }
 
 resource_parameters::resource_parameters(const std::vector<trigger_parameter>& template_parameters,

@@ -1,15 +1,10 @@
 #include "ganglion/http/http_trigger.hpp"
 
 #include <algorithm>
-#include <mutex>
-#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
-#include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "http_request_spec.hpp"
 
 namespace ganglion::http {
@@ -34,33 +29,16 @@ core::trigger_outcome judge(const client_response& r, const std::vector<std::int
   return outcome;
 }
 
-/// The template as JSON text: the loaded manifest's, or one made of the modelled http fields
-/// for a trigger built in code.
-std::string template_json(const dsl::trigger_template& t) {
-  if (!t.json.empty())
-    return t.json;
-  const auto& h = *t.http;
-  nlohmann::json http{{"url", h.url},         {"method", h.method},
-                      {"headers", h.headers}, {"timeout", h.timeout_seconds}};
-  if (!h.host.empty())
-    http["host"] = h.host;
-  return nlohmann::json{{"name", t.name}, {"conditions", t.conditions}, {"http", http}}.dump();
-}
-
-/// Runs one http trigger: resolves parameters and the payload on the calling thread, sends the
-/// request on the client's.
+/// Runs one http trigger: builds the request of an invocation the core parameter step resolved
+/// on the calling thread, sends it on the client's.
 class http_executor final : public core::trigger_executor {
 public:
   http_executor(std::shared_ptr<client> requests, const core::trigger_context& ctx)
     : client_(std::move(requests)),
-      template_(std::make_shared<const request_template>(detail::make_request_template(ctx))) {
-    const auto& manifest = *ctx.manifest;
-    const auto& spec = *manifest.template_.http;
+      template_(std::make_shared<const request_template>(detail::make_request_template(ctx))),
+      parameterized_(core::resource_parameterized(*ctx.manifest)) {
     try {
-      payload_ = dsl::compile_parameters(spec.payload, "http.payload");
-      parameters_.emplace(manifest.parameters, spec.parameters, "http",
-                          [&] { return template_json(manifest.template_); });
-      if (parameters_->empty())
+      if (!parameterized_)
         fixed_ = detail::make_request(template_->fields, *template_, {});
     } catch (const std::exception& e) {
       throw core::trigger_error(e.what());
@@ -88,32 +66,23 @@ public:
   }
 
 private:
-  bool parameterized() const { return !parameters_->empty(); }
-
-  /// The request of one execution; throws std::runtime_error when it cannot be resolved.
-  client_request build_request(const core::trigger_invocation& invocation) {
-    if (payload_.empty() && !parameterized())
-      return fixed_;
-    std::lock_guard guard{mutex_};
-    auto lookup = views_.reset(invocation.events, core::context_view);
-    auto body = payload_.empty() ? std::string{} : dsl::build_payload(payload_, lookup);
-    if (!parameterized()) {
+  /// The request of one execution; throws std::runtime_error when it cannot be built.
+  client_request build_request(const core::trigger_invocation& invocation) const {
+    if (!parameterized_) {
       auto r = fixed_;
-      r.body = std::move(body);
+      r.body = invocation.payload;
       return r;
     }
-    return detail::make_request(detail::read_request_fields(parameters_->resolve(lookup)),
-                                *template_, std::move(body));
+    return detail::make_request(detail::read_request_fields(invocation.resource_json),
+                                *template_, invocation.payload);
   }
 
   std::shared_ptr<client> client_;
   std::shared_ptr<const request_template> template_;
+  /// Whether the invocations carry the request fields (`resource_json`).
+  bool parameterized_;
   /// The request without payload, when no parameter applies.
   client_request fixed_;
-  std::vector<dsl::compiled_parameter> payload_;
-  std::optional<dsl::resource_parameters> parameters_;
-  std::mutex mutex_;
-  dsl::event_views views_;
 };
 
 std::unique_ptr<core::trigger_executor> create(const std::shared_ptr<client>& requests,

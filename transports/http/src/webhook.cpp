@@ -110,13 +110,16 @@ response publish_response(const endpoint_state& state, core::publish_status stat
     case core::publish_status::accepted:
       state.metrics.count_accepted();
       return text_response(200, "success");
+    case core::publish_status::filtered: // Argo answers success; the core's filter counted it
+      return text_response(200, "success");
     case core::publish_status::saturated: {
-      auto r = refuse(state, 503, "saturated", "the event bus is saturated; retry later");
+      auto r =
+        refuse(state, 503, core::to_string(status), "the event bus is saturated; retry later");
       r.headers.emplace_back("Retry-After", "1");
       return r;
     }
     case core::publish_status::failed: {
-      auto r = refuse(state, 503, "store_failed",
+      auto r = refuse(state, 503, core::to_string(status),
                       "the event bus could not store the event (" + error + "); retry later");
       r.headers.emplace_back("Retry-After", "1");
       return r;
@@ -124,7 +127,8 @@ response publish_response(const endpoint_state& state, core::publish_status stat
     case core::publish_status::stopped:
       break;
   }
-  auto r = refuse(state, 503, "stopped", "the event source is stopping; retry later");
+  auto r = refuse(state, 503, core::to_string(core::publish_status::stopped),
+                  "the event source is stopping; retry later");
   r.headers.emplace_back("Retry-After", "1");
   return r;
 }
@@ -222,8 +226,6 @@ std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
                         ctx.event_name)};
   const dsl::webhook_event& spec = found->second;
   std::vector<std::string> problems;
-  if (spec.filter && !spec.filter->expression.empty())
-    problems.emplace_back("filter.expression is not supported yet");
   if (spec.endpoint.empty() || spec.endpoint.front() != '/')
     problems.push_back(fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
   if (spec.method.empty())

@@ -16,16 +16,6 @@ using std::chrono::milliseconds;
 /// Messages taken from the consumer per poll round before offering again.
 constexpr int poll_batch = 512;
 
-const char* reason_of(core::publish_status status) {
-  switch (status) {
-    case core::publish_status::saturated: return "saturated";
-    case core::publish_status::stopped: return "stopped";
-    case core::publish_status::failed: return "store_failed";
-    case core::publish_status::accepted: break;
-  }
-  return "accepted";
-}
-
 std::optional<std::string_view> bytes_of(const void* data, std::size_t size) {
   if (data == nullptr)
     return std::nullopt;
@@ -260,11 +250,13 @@ void consumer_loop::settle_outcomes() {
       continue;
     auto item = std::move(it->second);
     in_flight_.erase(it);
-    if (o.status != core::publish_status::accepted) {
+    if (o.status != core::publish_status::accepted &&
+        o.status != core::publish_status::filtered) {
       refused(std::move(item), o);
       continue;
     }
-    metrics_.accepted();
+    if (o.status == core::publish_status::accepted)
+      metrics_.accepted(); // a filtered event was counted by the core's filter
     if (auto owned = owned_.find(o.partition); owned != owned_.end())
       owned->second.progress.settle(o.offset);
     backoff_ = options_.retry_initial;
@@ -275,10 +267,10 @@ void consumer_loop::settle_outcomes() {
 }
 
 void consumer_loop::refused(pending_event item, const publish_outcome& o) {
-  metrics_.rejected(reason_of(o.status));
+  metrics_.rejected(core::to_string(o.status));
   if (!refusing_)
     spdlog::warn("kafka {}: the bus refused an event ({}{}{}); offering it again with backoff",
-                 name_, reason_of(o.status), o.error.empty() ? "" : ": ", o.error);
+                 name_, core::to_string(o.status), o.error.empty() ? "" : ": ", o.error);
   refusing_ = true;
   auto now = clock::now();
   if (now >= retry_not_before_) {

@@ -138,8 +138,6 @@ std::vector<std::string> check_kafka_source(const core::source_context& ctx) {
   }
   const auto& spec = *found;
   std::vector<std::string> problems;
-  if (spec.filter && !spec.filter->expression.empty())
-    problems.emplace_back("filter.expression is not supported yet");
   if (spec.url.empty())
     problems.emplace_back("kafka url can't be empty");
   if (spec.topic.empty())

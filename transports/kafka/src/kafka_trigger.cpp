@@ -1,13 +1,8 @@
 #include "ganglion/kafka/kafka_trigger.hpp"
 
-#include <mutex>
-#include <optional>
-
 #include <fmt/format.h>
 
 #include "client_config.hpp"
-#include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "message_spec.hpp"
 #include "trigger_producer.hpp"
@@ -18,27 +13,20 @@ namespace {
 
 using detail::message;
 
-
-/// Runs one kafka trigger: resolves parameters and the payload on the calling thread, hands the
-/// message to the producer, reports the broker's acknowledgement.
+/// Runs one kafka trigger: builds the message of an invocation the core parameter step resolved,
+/// hands it to the producer, reports the broker's acknowledgement.
 class kafka_executor final : public core::trigger_executor {
 public:
   /// Sends are batched (one flush or delivery round per batch): many executions at once cost
   /// no more than one.
   std::size_t max_concurrency() const override { return 4096; }
 
-  kafka_executor(const core::trigger_context& ctx, const trigger_options& options) {
+  kafka_executor(const core::trigger_context& ctx, const trigger_options& options)
+    : parameterized_(core::resource_parameterized(*ctx.manifest)) {
     const auto& manifest = *ctx.manifest;
     const auto& spec = *manifest.template_.kafka;
     if (spec.payload.empty())
       throw core::trigger_error("kafka.payload: payload parameters are not specified");
-    try {
-      payload_ = dsl::compile_parameters(spec.payload, "kafka.payload");
-      parameters_.emplace(manifest.parameters, spec.parameters, "kafka",
-                          [&] { return detail::template_json(manifest.template_); });
-    } catch (const std::exception& e) {
-      throw core::trigger_error(e.what());
-    }
     for (const auto& header : spec.secure_headers) {
       if (header.config_map)
         throw core::trigger_error(
@@ -50,7 +38,7 @@ public:
                                    core::read_trigger_secret(ctx, *header.secret, "secureHeaders"));
     }
     fields_ = detail::fields_of(spec);
-    if (parameters_->empty()) {
+    if (!parameterized_) {
       try {
         detail::make_message(fields_, secure_headers_, {}); // checks topic and partition
       } catch (const std::exception& e) {
@@ -89,22 +77,16 @@ public:
   }
 
 private:
-  /// The message of one execution; throws std::runtime_error when it cannot be resolved.
-  message build(const core::trigger_invocation& invocation) {
-    std::lock_guard guard{mutex_};
-    auto lookup = views_.reset(invocation.events, core::context_view);
-    auto payload = dsl::build_payload(payload_, lookup);
-    auto fields = parameters_->empty() ? fields_
-                                       : detail::read_message_fields(parameters_->resolve(lookup));
-    return detail::make_message(std::move(fields), secure_headers_, std::move(payload));
+  /// The message of one execution; throws std::runtime_error when it cannot be built.
+  message build(const core::trigger_invocation& invocation) const {
+    auto fields = parameterized_ ? detail::read_message_fields(invocation.resource_json) : fields_;
+    return detail::make_message(std::move(fields), secure_headers_, invocation.payload);
   }
 
+  /// Whether the invocations carry the message fields (`resource_json`).
+  bool parameterized_;
   detail::message_fields fields_;
   std::vector<std::pair<std::string, std::string>> secure_headers_;
-  std::vector<dsl::compiled_parameter> payload_;
-  std::optional<dsl::resource_parameters> parameters_;
-  std::mutex mutex_;
-  dsl::event_views views_;
   /// Last member: destroyed first, so pending deliveries finish while the rest is alive.
   std::unique_ptr<detail::trigger_producer> producer_;
 };

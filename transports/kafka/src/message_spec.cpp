@@ -11,25 +11,6 @@ message_fields fields_of(const dsl::kafka_trigger& spec) {
   return message_fields{spec.topic, spec.partitioning_key, spec.partition, spec.headers};
 }
 
-std::string template_json(const dsl::trigger_template& t) {
-  if (!t.json.empty())
-    return t.json;
-  const auto& k = *t.kafka;
-  nlohmann::json kafka{{"url", k.url},
-                       {"topic", k.topic},
-                       {"requiredAcks", k.required_acks},
-                       {"compress", k.compress},
-                       {"flushFrequency", k.flush_frequency_ms},
-                       {"headers", k.headers}};
-  if (k.partition)
-    kafka["partition"] = *k.partition;
-  if (!k.partitioning_key.empty())
-    kafka["partitioningKey"] = k.partitioning_key;
-  if (!k.version.empty())
-    kafka["version"] = k.version;
-  return nlohmann::json{{"name", t.name}, {"conditions", t.conditions}, {"kafka", kafka}}.dump();
-}
-
 message_fields read_message_fields(const std::string& kafka_json) {
   auto kafka = nlohmann::json::parse(kafka_json, nullptr, false);
   if (!kafka.is_object())

@@ -32,10 +32,6 @@ struct message {
 /// The trigger's fields as the manifest gives them.
 message_fields fields_of(const dsl::kafka_trigger& spec);
 
-/// The template as JSON text: the loaded manifest's, or one made of the modelled kafka fields
-/// for a trigger built in code.
-std::string template_json(const dsl::trigger_template& t);
-
 /// The per-message fields of a KafkaTrigger given as JSON text. Throws std::runtime_error when
 /// the text is not an object or a field has the wrong type.
 message_fields read_message_fields(const std::string& kafka_json);

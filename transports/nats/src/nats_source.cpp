@@ -12,25 +12,14 @@
 #include <spdlog/spdlog.h>
 
 #include "connection.hpp"
+#include "ganglion/core/internal/log_throttle.hpp"
 #include "event_data.hpp"
-#include "event_filter.hpp"
 #include "ganglion/nats/transport.hpp"
-#include "log_throttle.hpp"
 #include "source_metrics.hpp"
 
 namespace ganglion::nats {
 
 namespace {
-
-const char* reason_of(core::publish_status status) {
-  switch (status) {
-    case core::publish_status::saturated: return "saturated";
-    case core::publish_status::failed: return "store_failed";
-    case core::publish_status::stopped: return "stopped";
-    case core::publish_status::accepted: break;
-  }
-  return "accepted";
-}
 
 header_map read_headers(natsMsg* msg) {
   header_map headers;
@@ -73,7 +62,6 @@ struct source_state : std::enable_shared_from_this<source_state> {
   std::string event_name;
   bool json_body;
   std::map<std::string, std::string> metadata;
-  std::optional<event_filter> filter;
   std::shared_ptr<core::bus_publisher> bus;
   source_metrics metrics;
   int pending_limit;
@@ -82,8 +70,7 @@ struct source_state : std::enable_shared_from_this<source_state> {
   std::atomic<std::int64_t> drops_counted{0};
   std::atomic<bool> bus_refusing{false};
   std::atomic<std::uint64_t> refused{0};
-  log_throttle invalid_log;
-  log_throttle filter_log;
+  core::log_throttle invalid_log;
 
   std::mutex mutex;
   std::condition_variable completed_changed;
@@ -108,19 +95,6 @@ void source_state::on_message(natsSubscription* sub, natsMsg* msg) {
                     natsMsg_GetSubject(msg), error, held_back);
     return;
   }
-  if (filter && !filter->passes(*data, error)) {
-    if (error.empty()) {
-      metrics.rejected("filtered");
-      spdlog::debug("{}: message on {} filtered out", name, natsMsg_GetSubject(msg));
-    } else {
-      metrics.rejected("filter_error");
-      if (filter_log.allow(held_back))
-        spdlog::warn("{}: message on {} dropped: filter.expression failed: {} ({} more not "
-                     "logged)",
-                     name, natsMsg_GetSubject(msg), error, held_back);
-    }
-    return;
-  }
   core::event e;
   e.id = core::new_event_id();
   e.source = event_source;
@@ -135,6 +109,8 @@ void source_state::on_message(natsSubscription* sub, natsMsg* msg) {
 }
 
 void source_state::on_published(core::publish_status status, const std::string& error) {
+  if (status == core::publish_status::filtered)
+    return; // counted by the core's filter
   if (status == core::publish_status::accepted) {
     metrics.accepted();
     if (bus_refusing.exchange(false))
@@ -142,12 +118,12 @@ void source_state::on_published(core::publish_status status, const std::string& 
                    name, refused.exchange(0));
     return;
   }
-  metrics.rejected(reason_of(status));
+  metrics.rejected(core::to_string(status));
   refused.fetch_add(1);
   if (!bus_refusing.exchange(true))
     spdlog::warn("{}: the bus refused an event ({}{}); core NATS cannot redeliver, so messages "
                  "are dropped until the bus accepts again",
-                 name, reason_of(status), error.empty() ? "" : ": " + error);
+                 name, core::to_string(status), error.empty() ? "" : ": " + error);
 }
 
 void source_state::on_async_error(natsStatus status) {
@@ -232,13 +208,6 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
   if (!ctx.bus)
     throw core::source_error("nats source started without a bus");
   auto state = std::make_shared<source_state>(ctx, spec, opts);
-  if (spec.filter && !spec.filter->expression.empty()) {
-    try {
-      state->filter.emplace(spec.filter->expression);
-    } catch (const std::runtime_error& e) {
-      throw core::source_error(fmt::format("{}: {}", state->name, e.what()));
-    }
-  }
 
   connection_settings settings;
   settings.url = spec.url;
@@ -297,13 +266,6 @@ std::vector<std::string> check_source(const core::source_context& ctx) {
     problems.push_back(fmt::format("{}: url can't be empty", name));
   if (spec.subject.empty())
     problems.push_back(fmt::format("{}: subject can't be empty", name));
-  if (spec.filter && !spec.filter->expression.empty()) {
-    try {
-      event_filter{spec.filter->expression};
-    } catch (const std::runtime_error& e) {
-      problems.push_back(fmt::format("{}: {}", name, e.what()));
-    }
-  }
   return problems;
 }
 

@@ -1,30 +1,17 @@
 // The `nats` trigger: publishes one message per firing.
 
-#include <mutex>
-#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "connection.hpp"
-#include "ganglion/core/internal/event_view.hpp"
-#include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "publisher.hpp"
 
 namespace ganglion::nats {
 
 namespace {
-
-/// The template as JSON text: the loaded manifest's, or one made of the modelled nats fields for
-/// a trigger built in code.
-std::string template_json(const dsl::trigger_template& t) {
-  if (!t.json.empty())
-    return t.json;
-  nlohmann::json nats{{"url", t.nats->url}, {"subject", t.nats->subject}};
-  return nlohmann::json{{"name", t.name}, {"conditions", t.conditions}, {"nats", nats}}.dump();
-}
 
 /// The `subject` of a NATSTrigger given as JSON text.
 std::string subject_of(const std::string& nats_json) {
@@ -43,8 +30,8 @@ struct message {
   std::string payload;
 };
 
-/// Runs one nats trigger: resolves the subject and payload on the calling thread, publishes on
-/// the publisher's.
+/// Runs one nats trigger: takes the subject and payload of an invocation the core parameter step
+/// resolved, publishes on the publisher's thread.
 class nats_executor final : public core::trigger_executor {
 public:
   /// Sends are batched (one flush or delivery round per batch): many executions at once cost
@@ -63,15 +50,7 @@ public:
       throw core::trigger_error(fmt::format(
         "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
     subject_ = spec.subject;
-    try {
-      payload_ = dsl::compile_parameters(spec.payload, "nats.payload");
-      parameters_.emplace(manifest.parameters, spec.parameters, "nats",
-                          [&] { return template_json(manifest.template_); });
-    } catch (const std::invalid_argument& e) {
-      throw core::trigger_error(e.what());
-    } catch (const std::exception& e) {
-      throw core::trigger_error(fmt::format("{}: {}", name, e.what()));
-    }
+    parameterized_ = core::resource_parameterized(manifest);
 
     connection_settings settings;
     settings.url = spec.url;
@@ -109,25 +88,21 @@ public:
   }
 
 private:
-  /// The message of one execution; throws std::runtime_error when it cannot be resolved.
-  message build(const core::trigger_invocation& invocation) {
-    std::lock_guard guard{mutex_};
-    auto lookup = views_.reset(invocation.events, core::context_view);
+  /// The message of one execution; throws std::runtime_error when it cannot be built.
+  message build(const core::trigger_invocation& invocation) const {
     message m;
-    m.payload = dsl::build_payload(payload_, lookup);
+    m.payload = invocation.payload;
     // Unlike Argo (which publishes to the subject of the manifest), a subject changed by
     // `nats.parameters` is used.
-    m.subject = parameters_->empty() ? subject_ : subject_of(parameters_->resolve(lookup));
+    m.subject = parameterized_ ? subject_of(invocation.resource_json) : subject_;
     if (m.subject.empty())
       throw std::runtime_error("the subject is empty after applying the parameters");
     return m;
   }
 
   std::string subject_;
-  std::vector<dsl::compiled_parameter> payload_;
-  std::optional<dsl::resource_parameters> parameters_;
-  std::mutex mutex_;
-  dsl::event_views views_;
+  /// Whether the invocations carry the subject (`resource_json`).
+  bool parameterized_ = false;
   std::unique_ptr<publisher> publisher_;
 };
 

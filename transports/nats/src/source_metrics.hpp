@@ -9,16 +9,15 @@
 namespace ganglion::nats {
 
 /// Counters of one nats source event: received are the messages the subscription delivered;
-/// rejection reasons `invalid_json`, `filtered`, `filter_error`, `saturated`, `store_failed`,
-/// `stopped` (the bus refused it) and `slow_consumer` (dropped by the client library before
-/// delivery).
+/// rejection reasons `invalid_json`, `saturated`, `store_failed`, `stopped` (the bus refused
+/// it) and `slow_consumer` (dropped by the client library before delivery). The core counts
+/// `filtered` and `filter_error` (`filter.expression`).
 class source_metrics : public core::source_counters {
 public:
   source_metrics(core::metrics_registry* registry, const std::string& source,
                  const std::string& event)
     : source_counters(registry, source, event,
-                      {"invalid_json", "filtered", "filter_error", "saturated", "store_failed",
-                       "stopped", "slow_consumer"}) {}
+                      {"invalid_json", "saturated", "store_failed", "stopped", "slow_consumer"}) {}
 };
 
 } // namespace ganglion::nats

@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -58,9 +57,6 @@ struct engine_options {
   std::size_t scheduler_threads = 0;
   /// A sensor skips an event whose id it processed within this window (0: never).
   std::chrono::milliseconds dedup_window{300000};
-  /// Source types whose transport evaluates `filter.expression`; on any other, an event with
-  /// one is refused before it starts (see check_runnability).
-  std::set<std::string> filter_expression_sources;
 };
 
 /// What a hot reload did, by component (`source/<eventsource>/<event>`, `sensor/<name>`,

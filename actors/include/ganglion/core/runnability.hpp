@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstddef>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -16,8 +15,6 @@ namespace ganglion::core {
 struct runnability_context {
   const source_registry* sources = nullptr;
   const trigger_registry* triggers = nullptr;
-  /// Source types whose transport evaluates `filter.expression`.
-  std::set<std::string> filter_expression_sources;
   /// Where secrets are read from (`<dir>/<name>/<key>`); empty: none given.
   std::string secrets_dir;
 };
@@ -35,9 +32,8 @@ struct refusal {
 };
 
 /// Every object of `documents` that `run` will not run, found without starting anything: kinds
-/// ganglion does not run yet, a `filter.expression` its transport does not evaluate, a secret
-/// with no `--secrets-dir` or no file, and a webhook port and path already served by another
-/// event. Each comes once, located, as a warning; in document order.
+/// ganglion does not run yet, a secret with no `--secrets-dir` or no file, and a webhook port
+/// and path already served by another event. Each comes once, located, as a warning; in document order.
 std::vector<refusal> check_runnability(const std::vector<dsl::document>& documents,
                                        const runnability_context& context);
 

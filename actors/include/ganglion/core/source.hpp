@@ -76,6 +76,13 @@ private:
   source_check check_;
 };
 
+/// Starts the source of `ctx` with `factory` behind the core's source step: when the event has
+/// a `filter.expression`, the source publishes through it, and an event it drops is counted
+/// (`ganglion_events_rejected_total{reason="filtered"|"filter_error"}`) and reported to the
+/// source as publish_status::filtered. Throws source_error, also for an expression that does
+/// not compile.
+std::unique_ptr<source> start_source(const source_factory& factory, source_context ctx);
+
 /// Source factories by spec key (`webhook`, `calendar` …).
 using source_registry = std::map<std::string, source_factory>;
 

@@ -19,7 +19,8 @@ enum class phase {
   standby,    ///< runs on another replica (remote bus); takes over when that one goes
 };
 
-/// The name of a phase as shown in /v1/status (`Running`, `Error` …).
+/// The name of a phase as shown in /v1/status (`Running`, `Error` …); the one place these
+/// names are spelled.
 const char* to_string(phase p) noexcept;
 
 /// What /v1/status shows for one component.
@@ -34,7 +35,8 @@ struct component_status {
 
 /// The `config` section of /v1/status: the outcome of the latest manifest reload.
 struct config_status {
-  std::string phase = "Running";   ///< Running, or Error when the latest reload was refused
+  /// Running, or Error when the latest reload was refused.
+  std::string phase = to_string(core::phase::running);
   std::string last_reload;         ///< RFC 3339 time of the latest reload; empty before one
   std::uint64_t reloads = 0;       ///< reloads attempted
   std::vector<std::string> errors; ///< why the latest reload was refused (`file:line:col: …`)

@@ -15,10 +15,17 @@
 
 namespace ganglion::core {
 
-/// One firing of a trigger: the latest event of each dependency of its condition.
+/// One firing of a trigger: the latest event of each dependency of its condition, and what the
+/// core parameter step resolved from them before the executor sees it.
 struct trigger_invocation {
   /// Dependency name → its event; a dependency absent from the map holds no event (`||`).
   std::map<std::string, event_ptr> events;
+  /// The `<kind>` object (`http`, `kafka` …) of the template after `parameters[]` and
+  /// `<kind>.parameters[]`, as JSON text. Empty when the trigger has neither
+  /// (resource_parameterized() is false): the manifest's spec applies as it is.
+  std::string resource_json;
+  /// The body `<kind>.payload[]` builds (Argo's ConstructPayload); empty when it has none.
+  std::string payload;
 };
 
 /// How an execution ended.
@@ -36,7 +43,8 @@ class trigger_executor {
 public:
   virtual ~trigger_executor() = default;
 
-  /// Starts one execution; must not block; calls `done` when finished.
+  /// Starts one execution; must not block; calls `done` when finished. `invocation` is valid
+  /// during the call only.
   virtual void execute(const trigger_invocation& invocation, trigger_done done) = 0;
 
   /// Executions the engine may run at once; 0 (or less than the engine's default): the
@@ -109,6 +117,17 @@ private:
   create_function create_;
   trigger_check check_;
 };
+
+/// Whether `parameters[]` or `<kind>.parameters[]` is given: each invocation then carries the
+/// resolved `resource_json`.
+bool resource_parameterized(const dsl::trigger& manifest);
+
+/// Creates the executor of `ctx.manifest` with `factory`, behind the core parameter step: each
+/// execution and preview first resolves `resource_json` and `payload` from the invocation's
+/// events, with the parameters compiled and the template split once here. Throws trigger_error
+/// (naming the field for a parameter that does not compile).
+std::unique_ptr<trigger_executor> create_trigger_executor(const trigger_factory& factory,
+                                                          const trigger_context& ctx);
 
 /// Trigger factories by template key (`http`, `log` …).
 using trigger_registry = std::map<std::string, trigger_factory>;

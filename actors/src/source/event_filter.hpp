@@ -1,13 +1,14 @@
 #pragma once
 
-// Private: the event-source `filter.expression`, evaluated on the event data before publishing.
+// Not installed: the event-source `filter.expression`, evaluated on the event data before
+// publishing.
 
 #include <string>
 #include <string_view>
 
 #include "ganglion/dsl/expr/expr.hpp"
 
-namespace ganglion::nats {
+namespace ganglion::core {
 
 /// A compiled `filter.expression`. Argo evaluates it with expr-lang over the event data
 /// unmarshalled into a map (top-level keys with `-` replaced by `_`); ganglion evaluates it with
@@ -27,4 +28,4 @@ private:
   dsl::expression expression_;
 };
 
-} // namespace ganglion::nats
+} // namespace ganglion::core

@@ -1,12 +1,12 @@
 #pragma once
 
-// Private: keeps per-message problems (bad JSON, filter errors) from flooding the log.
+// Not installed: keeps per-message problems (bad JSON, filter errors) from flooding the log.
 
 #include <chrono>
 #include <cstdint>
 #include <mutex>
 
-namespace ganglion::nats {
+namespace ganglion::core {
 
 /// Lets one log line through per interval and counts the ones it held back.
 class log_throttle {
@@ -37,4 +37,4 @@ private:
   std::uint64_t held_back_ = 0;
 };
 
-} // namespace ganglion::nats
+} // namespace ganglion::core

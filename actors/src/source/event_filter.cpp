@@ -1,4 +1,4 @@
-#include "event_filter.hpp"
+#include "source/event_filter.hpp"
 
 #include <vector>
 
@@ -7,7 +7,7 @@
 
 #include "ganglion/dsl/compile_error.hpp"
 
-namespace ganglion::nats {
+namespace ganglion::core {
 
 namespace {
 
@@ -66,4 +66,4 @@ bool event_filter::passes(std::string_view data_json, std::string& error) const 
   }
 }
 
-} // namespace ganglion::nats
+} // namespace ganglion::core

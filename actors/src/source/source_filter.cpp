@@ -1,0 +1,71 @@
+#include "source/source_filter.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace ganglion::core {
+
+namespace {
+
+template <class Events>
+const dsl::event_source_filter* find_filter(const Events& events, const std::string& name) {
+  auto i = events.find(name);
+  return i != events.end() && i->second.filter ? &*i->second.filter : nullptr;
+}
+
+} // namespace
+
+const dsl::event_source_filter* filter_of(const source_context& ctx) {
+  if (ctx.manifest == nullptr)
+    return nullptr;
+  const auto& spec = ctx.manifest->spec;
+  if (ctx.type == "webhook")
+    return find_filter(spec.webhook, ctx.event_name);
+  if (ctx.type == "calendar")
+    return find_filter(spec.calendar, ctx.event_name);
+  if (ctx.type == "kafka")
+    return find_filter(spec.kafka, ctx.event_name);
+  if (ctx.type == "nats")
+    return find_filter(spec.nats, ctx.event_name);
+  return nullptr;
+}
+
+filtered_publisher::filtered_publisher(const std::string& expression, const source_context& ctx)
+  : filter_(expression), bus_(ctx.bus),
+    name_(fmt::format("{} source {}/{}", ctx.type, ctx.event_source_name, ctx.event_name)),
+    counters_(ctx.metrics, ctx.event_source_name, ctx.event_name,
+              {to_string(publish_status::filtered), "filter_error"}) {}
+
+void filtered_publisher::publish(event&& e, publish_done done) {
+  std::string error;
+  if (filter_.passes(e.data, error)) {
+    bus_->publish(std::move(e), std::move(done));
+    return;
+  }
+  std::uint64_t held_back = 0;
+  if (error.empty()) {
+    counters_.rejected(to_string(publish_status::filtered));
+    spdlog::debug("{}: event {} filtered out", name_, e.id);
+  } else {
+    counters_.rejected("filter_error");
+    if (error_log_.allow(held_back))
+      spdlog::warn("{}: event {} dropped: filter.expression failed: {} ({} more not logged)",
+                   name_, e.id, error, held_back);
+  }
+  done(publish_status::filtered, error);
+}
+
+std::unique_ptr<source> start_source(const source_factory& factory, source_context ctx) {
+  const auto* filter = filter_of(ctx);
+  if (filter != nullptr && !filter->expression.empty() && ctx.bus) {
+    try {
+      ctx.bus = std::make_shared<filtered_publisher>(filter->expression, ctx);
+    } catch (const std::runtime_error& e) {
+      throw source_error(fmt::format("{} source {}/{}: {}", ctx.type, ctx.event_source_name,
+                                     ctx.event_name, e.what()));
+    }
+  }
+  return factory(ctx);
+}
+
+} // namespace ganglion::core

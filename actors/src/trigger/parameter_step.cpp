@@ -1,0 +1,100 @@
+#include "trigger/parameter_step.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "ganglion/core/internal/event_view.hpp"
+#include "trigger/template_json.hpp"
+
+namespace ganglion::core {
+
+namespace {
+
+/// An executor behind the parameter step: resolves, then hands the invocation on.
+class parameterized_executor final : public trigger_executor {
+public:
+  parameterized_executor(std::unique_ptr<parameter_step> step,
+                         std::unique_ptr<trigger_executor> inner)
+    : step_(std::move(step)), inner_(std::move(inner)) {}
+
+  void execute(const trigger_invocation& invocation, trigger_done done) override {
+    trigger_invocation resolved;
+    try {
+      resolved = step_->resolve(invocation);
+    } catch (const std::exception& e) {
+      done(trigger_outcome{false, fmt::format("cannot apply the parameters: {}", e.what()), {}});
+      return;
+    }
+    inner_->execute(resolved, std::move(done));
+  }
+
+  std::size_t max_concurrency() const override { return inner_->max_concurrency(); }
+
+  std::string preview(const trigger_invocation& invocation) override {
+    return inner_->preview(step_->resolve(invocation));
+  }
+
+private:
+  std::unique_ptr<parameter_step> step_;
+  /// Last member: destroyed first, so its pending sends finish while the step is alive.
+  std::unique_ptr<trigger_executor> inner_;
+};
+
+} // namespace
+
+trigger_kind kind_of(const dsl::trigger_template& t) {
+  if (t.http)
+    return {"http", &t.http->parameters, &t.http->payload};
+  if (t.kafka)
+    return {"kafka", &t.kafka->parameters, &t.kafka->payload};
+  if (t.nats)
+    return {"nats", &t.nats->parameters, &t.nats->payload};
+  if (t.log)
+    return {"log", nullptr, nullptr};
+  return {t.action_types.empty() ? std::string{} : t.action_types.front(), nullptr, nullptr};
+}
+
+bool resource_parameterized(const dsl::trigger& manifest) {
+  auto kind = kind_of(manifest.template_);
+  return kind.parameters != nullptr && (!manifest.parameters.empty() || !kind.parameters->empty());
+}
+
+parameter_step::parameter_step(const dsl::trigger& manifest) {
+  auto kind = kind_of(manifest.template_);
+  if (kind.parameters == nullptr)
+    return; // the kind reads no resource (`log`): Argo's parameters change nothing it does
+  try {
+    payload_ = dsl::compile_parameters(*kind.payload, kind.key + ".payload");
+    if (resource_parameterized(manifest))
+      resource_.emplace(manifest.parameters, *kind.parameters, kind.key,
+                        [&] { return template_json(manifest.template_); });
+  } catch (const std::exception& e) {
+    throw trigger_error(e.what());
+  }
+}
+
+trigger_invocation parameter_step::resolve(const trigger_invocation& invocation) {
+  trigger_invocation out;
+  out.events = invocation.events;
+  std::lock_guard guard{mutex_};
+  auto lookup = views_.reset(invocation.events, context_view);
+  if (!payload_.empty())
+    out.payload = dsl::build_payload(payload_, lookup);
+  if (resource_)
+    out.resource_json = resource_->resolve(lookup);
+  return out;
+}
+
+std::unique_ptr<trigger_executor> create_trigger_executor(const trigger_factory& factory,
+                                                          const trigger_context& ctx) {
+  if (ctx.manifest == nullptr)
+    return factory(ctx);
+  auto step = std::make_unique<parameter_step>(*ctx.manifest);
+  auto executor = factory(ctx);
+  if (step->empty() || !executor)
+    return executor;
+  return std::make_unique<parameterized_executor>(std::move(step), std::move(executor));
+}
+
+} // namespace ganglion::core

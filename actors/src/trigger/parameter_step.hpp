@@ -1,0 +1,51 @@
+#pragma once
+
+// Not installed: Argo's trigger parameters applied once, in core, for every trigger kind
+// (listener.go triggerOne: ApplyTemplateParameters, ApplyResourceParameters; ConstructPayload),
+// so the executors in transports/ only send what it resolved.
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ganglion/core/trigger.hpp"
+#include "ganglion/dsl/params/trigger_parameters.hpp"
+
+namespace ganglion::core {
+
+/// The action of a trigger template and its own parameter lists.
+struct trigger_kind {
+  std::string key; ///< `http`, `kafka`, `nats`, `log` …; empty when the template has none
+  /// `<kind>.parameters[]` and `<kind>.payload[]`; null for kinds that have none (`log`).
+  const std::vector<dsl::trigger_parameter>* parameters = nullptr;
+  const std::vector<dsl::trigger_parameter>* payload = nullptr;
+};
+
+/// The action of `t`: its modelled `http`, `kafka` or `nats` action, else its first key.
+trigger_kind kind_of(const dsl::trigger_template& t);
+
+/// The parameters of one trigger, compiled and with its template split at start, resolved per
+/// firing. Thread-safe.
+class parameter_step {
+public:
+  /// Compiles the parameters of `manifest` and takes its template apart; throws trigger_error
+  /// (`<field>[<index>]: <why>`, or a template without its `<kind>` object).
+  explicit parameter_step(const dsl::trigger& manifest);
+
+  /// True when the trigger has neither parameters nor a payload: invocations pass unchanged.
+  bool empty() const { return payload_.empty() && !resource_; }
+
+  /// `invocation` with `resource_json` and `payload` resolved from its events; throws
+  /// std::runtime_error when a parameter cannot be resolved or applied.
+  trigger_invocation resolve(const trigger_invocation& invocation);
+
+private:
+  std::vector<dsl::compiled_parameter> payload_;
+  /// Present when `parameters[]` or `<kind>.parameters[]` is given.
+  std::optional<dsl::resource_parameters> resource_;
+  std::mutex mutex_;
+  dsl::event_views views_;
+};
+
+} // namespace ganglion::core

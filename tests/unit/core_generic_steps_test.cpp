@@ -1,0 +1,189 @@
+// The generic steps the core runs for every kind: trigger parameters before an executor
+// (core::create_trigger_executor) and a source's filter.expression before the bus
+// (core::start_source).
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "ganglion/core/metrics.hpp"
+#include "ganglion/core/source.hpp"
+#include "ganglion/core/trigger.hpp"
+
+using namespace ganglion;
+using json = nlohmann::json;
+
+namespace {
+
+/// An executor that keeps the invocations it is given.
+struct recording_executor : core::trigger_executor {
+  explicit recording_executor(std::vector<core::trigger_invocation>* seen) : seen(seen) {}
+  void execute(const core::trigger_invocation& invocation, core::trigger_done done) override {
+    seen->push_back(invocation);
+    done(core::trigger_outcome{true, {}, {}});
+  }
+  std::vector<core::trigger_invocation>* seen;
+};
+
+dsl::trigger_parameter from_data(const std::string& key, const std::string& dest) {
+  dsl::trigger_parameter p;
+  p.src.dependency_name = "dep";
+  p.src.data_key = key;
+  p.dest = dest;
+  return p;
+}
+
+class trigger_step_test : public ::testing::Test {
+protected:
+  void SetUp() override {
+    trig.template_.name = "t";
+    trig.template_.http = dsl::http_trigger{};
+    trig.template_.http->url = "http://sink/hook";
+    auto e = std::make_shared<core::event>();
+    e->data = R"({"body":{"name":"ada","path":"users"}})";
+    invocation.events["dep"] = e;
+  }
+
+  core::trigger_outcome run() {
+    core::trigger_context ctx;
+    ctx.manifest = &trig;
+    auto executor = core::create_trigger_executor(
+      [this](const core::trigger_context&) { return std::make_unique<recording_executor>(&seen); },
+      ctx);
+    core::trigger_outcome outcome;
+    executor->execute(invocation, [&](core::trigger_outcome o) { outcome = std::move(o); });
+    return outcome;
+  }
+
+  dsl::trigger trig;
+  core::trigger_invocation invocation;
+  std::vector<core::trigger_invocation> seen;
+};
+
+TEST_F(trigger_step_test, without_parameters_the_invocation_passes_unchanged) {
+  EXPECT_TRUE(run().ok);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].events.at("dep"), invocation.events.at("dep"));
+  EXPECT_TRUE(seen[0].resource_json.empty());
+  EXPECT_TRUE(seen[0].payload.empty());
+  EXPECT_FALSE(core::resource_parameterized(trig));
+}
+
+TEST_F(trigger_step_test, payload_and_parameters_are_resolved_before_the_executor) {
+  trig.template_.http->payload = {from_data("body.name", "user")};
+  trig.template_.http->parameters = {from_data("body.path", "url")};
+  auto method = from_data("body.absent", "http.method");
+  method.src.value = "PUT";
+  trig.parameters = {method};
+  EXPECT_TRUE(core::resource_parameterized(trig));
+  EXPECT_TRUE(run().ok);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(json::parse(seen[0].payload), json({{"user", "ada"}}));
+  auto resource = json::parse(seen[0].resource_json);
+  EXPECT_EQ(resource["url"], "users");
+  EXPECT_EQ(resource["method"], "PUT");
+}
+
+TEST_F(trigger_step_test, a_parameter_that_does_not_resolve_fails_the_execution) {
+  auto p = from_data("body.absent", "user");
+  trig.template_.http->payload = {p};
+  auto outcome = run();
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.error.find("cannot apply the parameters"), std::string::npos)
+    << outcome.error;
+  EXPECT_TRUE(seen.empty());
+}
+
+TEST_F(trigger_step_test, a_parameter_that_does_not_compile_is_refused_with_its_field) {
+  auto p = from_data("body.name", "user");
+  p.src.data_template = "{{ .Input.body.name ";
+  p.src.data_key.clear();
+  trig.template_.http->payload = {from_data("body.name", "a"), p};
+  try {
+    run();
+    FAIL() << "expected a trigger_error";
+  } catch (const core::trigger_error& e) {
+    EXPECT_NE(std::string(e.what()).find("http.payload[1]"), std::string::npos) << e.what();
+  }
+}
+
+/// A bus that keeps what it is offered and accepts it.
+struct recording_bus : core::bus_publisher {
+  void publish(core::event&& e, core::publish_done done) override {
+    events.push_back(std::move(e));
+    done(core::publish_status::accepted, {});
+  }
+  std::vector<core::event> events;
+};
+
+/// A source that does nothing once started (the test publishes from its factory).
+struct scripted_source : core::source {};
+
+TEST(source_step, filter_expression_drops_what_it_rejects_before_the_bus) {
+  dsl::event_source es;
+  es.metadata.name = "es";
+  dsl::kafka_event spec;
+  spec.filter = dsl::event_source_filter{"body.n > 1"};
+  es.spec.kafka["ev"] = spec;
+  auto bus = std::make_shared<recording_bus>();
+  core::metrics_registry metrics;
+  core::source_context ctx;
+  ctx.event_source_name = "es";
+  ctx.event_name = "ev";
+  ctx.type = "kafka";
+  ctx.manifest = &es;
+  ctx.bus = bus;
+  ctx.metrics = &metrics;
+  std::vector<core::publish_status> answers;
+  auto source = core::start_source(
+    [&](const core::source_context& started) {
+      for (const char* data : {R"({"body":{"n":1}})", R"({"body":{}})", R"({"body":{"n":2}})"}) {
+        core::event e;
+        e.data = data;
+        started.bus->publish(std::move(e), [&](core::publish_status status, const std::string&) {
+          answers.push_back(status);
+        });
+      }
+      return std::make_unique<scripted_source>();
+    },
+    ctx);
+  EXPECT_EQ(answers, (std::vector<core::publish_status>{core::publish_status::filtered,
+                                                        core::publish_status::filtered,
+                                                        core::publish_status::accepted}));
+  ASSERT_EQ(bus->events.size(), 1u);
+  EXPECT_EQ(bus->events[0].data, R"({"body":{"n":2}})");
+  auto reason = [&](const char* r) {
+    return metrics
+      .get_counter("ganglion_events_rejected_total", "",
+                   {{"eventsource", "es"}, {"event", "ev"}, {"reason", r}})
+      .value();
+  };
+  EXPECT_EQ(reason("filtered"), 1u);
+  EXPECT_EQ(reason("filter_error"), 1u);
+}
+
+TEST(source_step, without_a_filter_the_source_gets_the_bus_itself) {
+  dsl::event_source es;
+  es.spec.webhook["ev"] = dsl::webhook_event{};
+  auto bus = std::make_shared<recording_bus>();
+  core::source_context ctx;
+  ctx.event_name = "ev";
+  ctx.type = "webhook";
+  ctx.manifest = &es;
+  ctx.bus = bus;
+  std::shared_ptr<core::bus_publisher> given;
+  core::start_source(
+    [&](const core::source_context& started) {
+      given = started.bus;
+      return std::make_unique<scripted_source>();
+    },
+    ctx);
+  EXPECT_EQ(given, bus);
+}
+
+TEST(publish_status, names_are_the_rejection_reasons) {
+  EXPECT_STREQ(core::to_string(core::publish_status::failed), "store_failed");
+  EXPECT_STREQ(core::to_string(core::publish_status::saturated), "saturated");
+  EXPECT_STREQ(core::to_string(core::publish_status::filtered), "filtered");
+}
+
+} // namespace
