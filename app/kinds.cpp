@@ -1,18 +1,26 @@
 #include "kinds.hpp"
 
+#if GANGLION_WITH_KAFKA
 #include "ganglion/kafka/transport.hpp"
+#endif
+#if GANGLION_WITH_NATS
 #include "ganglion/nats/transport.hpp"
+#endif
 
 namespace ganglion::app {
 
 kinds register_kinds(const std::shared_ptr<http::runtime>& http) {
   kinds out;
   http::register_transport(out.sources, out.triggers, http);
+#if GANGLION_WITH_NATS
   nats::register_transport(out.sources, out.triggers);
-  kafka::register_transport(out.sources, out.triggers);
-  core::add_engine_triggers(out.triggers);
   // Only the nats source evaluates filter.expression (transports/nats/src/event_filter.cpp).
   out.filter_expression_sources = {"nats"};
+#endif
+#if GANGLION_WITH_KAFKA
+  kafka::register_transport(out.sources, out.triggers);
+#endif
+  core::add_engine_triggers(out.triggers);
   return out;
 }
 
