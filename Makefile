@@ -38,7 +38,7 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-## test: every ctest tier (unit, integration, e2e, conformance)
+## test: every ctest tier (unit, integration, e2e, conformance, install)
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
 

@@ -7,8 +7,12 @@
 #include <spdlog/spdlog.h>
 
 #include "ganglion/dsl/duration.hpp"
+#if GANGLION_WITH_KAFKA
 #include "ganglion/kafka/kafka_bus.hpp"
+#endif
+#if GANGLION_WITH_NATS
 #include "ganglion/nats/jetstream_bus.hpp"
+#endif
 
 namespace ganglion::app {
 
@@ -45,7 +49,7 @@ const dsl::event_bus* chosen(const std::vector<dsl::document>& documents) {
                            + ", the name the EventSources and Sensors use");
 }
 
-std::chrono::milliseconds millis(const std::string& text, const char* flag) {
+[[maybe_unused]] std::chrono::milliseconds millis(const std::string& text, const char* flag) {
   auto ns = dsl::parse_go_duration(text);
   if (!ns || *ns <= 0)
     throw std::runtime_error(std::string{flag} + " takes a positive Go duration (e.g. 5s)");
@@ -62,6 +66,11 @@ std::shared_ptr<core::remote_bus> open_bus(const std::vector<dsl::document>& doc
     return nullptr;
   const auto& spec = bus->spec;
   if (spec.jetstream) {
+#if !GANGLION_WITH_NATS
+    throw std::runtime_error("EventBus " + bus->metadata.name
+                             + ": spec.jetstream needs the nats transport, which this build "
+                               "leaves out (GANGLION_ENABLE_NATS=OFF)");
+#else
     nats::jetstream_options js;
     js.replica_id = options.replica_id;
     if (!options.bus_url.empty())
@@ -70,8 +79,14 @@ std::shared_ptr<core::remote_bus> open_bus(const std::vector<dsl::document>& doc
     js.lease_tick = std::max(std::chrono::milliseconds(100), js.lease_ttl / 5);
     spdlog::info("EventBus {}: NATS JetStream", bus->metadata.name);
     return nats::make_jetstream_bus(*spec.jetstream, std::move(secrets), js);
+#endif
   }
   if (spec.kafka) {
+#if !GANGLION_WITH_KAFKA
+    throw std::runtime_error("EventBus " + bus->metadata.name
+                             + ": spec.kafka needs the kafka transport, which this build leaves "
+                               "out (GANGLION_ENABLE_KAFKA=OFF)");
+#else
     kafka::kafka_bus_options kb;
     kb.replica_id = options.replica_id;
     kb.session_timeout = std::max(std::chrono::milliseconds(6000), millis(options.lease_ttl, "--lease-ttl"));
@@ -84,6 +99,7 @@ std::shared_ptr<core::remote_bus> open_bus(const std::vector<dsl::document>& doc
     }
     spdlog::info("EventBus {}: Kafka", bus->metadata.name);
     return kafka::make_kafka_bus(*spec.kafka, std::move(secrets), kb);
+#endif
   }
   if (spec.type == "nats")
     throw std::runtime_error("EventBus " + bus->metadata.name

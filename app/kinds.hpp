@@ -18,7 +18,8 @@ struct kinds {
   core::trigger_registry triggers;
 };
 
-/// Registers the http, nats and kafka transports (`http` serves the webhooks).
+/// Registers the transports built in (http; nats and kafka unless disabled with
+/// GANGLION_ENABLE_NATS/KAFKA=OFF); `http` serves the webhooks.
 kinds register_kinds(const std::shared_ptr<http::runtime>& http);
 
 /// What `run` would refuse among `documents` with these kinds and `secrets_dir`.

@@ -1,14 +1,12 @@
 # Every third-party library comes from a Debian 12 package (the list: Makefile PACKAGES).
+# A disabled transport's library is not looked for (GANGLION_ENABLE_*); the benchmarks are
+# built only with every transport.
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 
-# CAF 0.17 ships neither CMake nor pkg-config metadata.
-find_path(CAF_INCLUDE_DIR caf/all.hpp REQUIRED)
-find_library(CAF_CORE_LIBRARY caf_core REQUIRED)
+# CAF 0.17, cctz, libjq and moodycamel ship neither CMake nor pkg-config metadata.
+include(${CMAKE_CURRENT_LIST_DIR}/ganglion_imported_targets.cmake)
 find_library(CAF_IO_LIBRARY caf_io REQUIRED)
-add_library(CAF::core SHARED IMPORTED)
-set_target_properties(CAF::core PROPERTIES IMPORTED_LOCATION "${CAF_CORE_LIBRARY}"
-  INTERFACE_INCLUDE_DIRECTORIES "${CAF_INCLUDE_DIR}" INTERFACE_LINK_LIBRARIES Threads::Threads)
 
 find_package(simdjson 3 CONFIG REQUIRED)
 find_package(yaml-cpp CONFIG REQUIRED)
@@ -16,34 +14,27 @@ find_package(fmt 9 CONFIG REQUIRED)
 find_package(spdlog CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)
-find_package(CURL REQUIRED)
 find_package(OpenSSL REQUIRED)
-find_package(Boost 1.81 EXACT REQUIRED)
+if(GANGLION_ENABLE_HTTP OR GANGLION_BUILD_TESTS)
+  # The test support's HTTP client and sink use them too.
+  find_package(CURL REQUIRED)
+  find_package(Boost 1.81 EXACT REQUIRED)
+endif()
 # Every translation unit must see Asio with the same settings (the define changes type layouts).
 add_compile_definitions(BOOST_ASIO_NO_DEPRECATED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 
 pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
-# librdkafka ships pkg-config files only (Debian builds it with mklove).
-pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
-
-# cctz (time zones; libstdc++ 12 has no tzdb) and libjq ship no CMake or pkg-config metadata.
-find_path(CCTZ_INCLUDE_DIR cctz/time_zone.h REQUIRED)
-find_library(CCTZ_LIBRARY cctz REQUIRED)
-add_library(cctz::cctz UNKNOWN IMPORTED)
-set_target_properties(cctz::cctz PROPERTIES IMPORTED_LOCATION "${CCTZ_LIBRARY}"
-  INTERFACE_INCLUDE_DIRECTORIES "${CCTZ_INCLUDE_DIR}")
-find_path(JQ_INCLUDE_DIR jq.h REQUIRED)
-find_library(JQ_LIBRARY jq REQUIRED)
-add_library(jq::jq UNKNOWN IMPORTED)
-set_target_properties(jq::jq PROPERTIES IMPORTED_LOCATION "${JQ_LIBRARY}"
-  INTERFACE_INCLUDE_DIRECTORIES "${JQ_INCLUDE_DIR}")
-
-find_path(CONCURRENTQUEUE_INCLUDE_DIR concurrentqueue/concurrentqueue.h REQUIRED)
-add_library(moodycamel::concurrentqueue INTERFACE IMPORTED)
-set_target_properties(moodycamel::concurrentqueue PROPERTIES
-  INTERFACE_INCLUDE_DIRECTORIES "${CONCURRENTQUEUE_INCLUDE_DIR}")
+if(GANGLION_ENABLE_KAFKA)
+  # librdkafka ships pkg-config files only (Debian builds it with mklove).
+  pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
+endif()
+if(GANGLION_ENABLE_NATS)
+  # Debian's cnats CMake package is broken: its pkg-config file. GLOBAL, so that the tests (a
+  # raw cnats client) and the benchmarks can link PkgConfig::NATS too.
+  pkg_check_modules(NATS REQUIRED IMPORTED_TARGET GLOBAL libnats)
+endif()
 
 if(GANGLION_BUILD_TESTS)
   find_package(GTest 1.12 CONFIG REQUIRED)

@@ -292,22 +292,34 @@ std::shared_ptr<const sensor_durability> engine::impl::durability_of(const std::
   return durable;
 }
 
+void engine::impl::init(engine_options opts, source_registry source_kinds,
+                        trigger_registry trigger_kinds) {
+  options = std::move(opts);
+  sources = std::move(source_kinds);
+  triggers = std::move(trigger_kinds);
+  add_engine_triggers(triggers);
+  secrets = std::make_shared<const secret_store>(options.secrets_dir);
+  if (!options.data_dir.empty() && !options.remote)
+    open_log();
+  bus = std::make_shared<embedded_bus>(options.bus_capacity, metrics, work, log);
+}
+
 engine::engine(engine_options options, source_registry sources, trigger_registry triggers)
   : impl_(std::make_unique<impl>()) {
-  impl_->options = std::move(options);
-  impl_->sources = std::move(sources);
-  impl_->triggers = std::move(triggers);
-  add_engine_triggers(impl_->triggers);
-  impl_->secrets = std::make_shared<const secret_store>(impl_->options.secrets_dir);
-  auto threads = impl_->options.scheduler_threads;
+  auto threads = options.scheduler_threads;
   if (threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency()) - 1;
   impl_->config.set("scheduler.max-threads", std::max<std::size_t>(1, threads));
-  impl_->system = std::make_unique<caf::actor_system>(impl_->config);
-  if (!impl_->options.data_dir.empty() && !impl_->options.remote)
-    impl_->open_log();
-  impl_->bus = std::make_shared<embedded_bus>(impl_->options.bus_capacity, impl_->metrics,
-                                              impl_->work, impl_->log);
+  impl_->owned_system = std::make_unique<caf::actor_system>(impl_->config);
+  impl_->system = impl_->owned_system.get();
+  impl_->init(std::move(options), std::move(sources), std::move(triggers));
+}
+
+engine::engine(caf::actor_system& host, engine_options options, source_registry sources,
+               trigger_registry triggers)
+  : impl_(std::make_unique<impl>()) {
+  impl_->system = &host;
+  impl_->init(std::move(options), std::move(sources), std::move(triggers));
 }
 
 engine::~engine() {
@@ -366,7 +378,13 @@ void engine::stop() {
     spdlog::warn("shutdown: {} event(s) or firing(s) still in flight after {} ms", left,
                  d.options.shutdown_grace.count());
   caf::anon_send_exit(d.root, caf::exit_reason::user_shutdown);
-  d.system->await_all_actors_done();
+  if (d.owned_system) {
+    d.system->await_all_actors_done();
+  } else {
+    // The root goes down only after its children (engine_root.cpp).
+    caf::scoped_actor self{*d.system};
+    self->wait_for(d.root);
+  }
   d.root = nullptr;
   if (d.options.remote)
     d.options.remote->close(d.options.shutdown_grace);

@@ -38,7 +38,9 @@ struct engine::impl {
   std::shared_ptr<work_tracker> work = std::make_shared<work_tracker>();
   std::shared_ptr<const secret_store> secrets;
   caf::actor_system_config config;
-  std::unique_ptr<caf::actor_system> system;
+  /// The system the tree runs in: `owned_system`, or the host's (never stopped here).
+  caf::actor_system* system = nullptr;
+  std::unique_ptr<caf::actor_system> owned_system;
   std::shared_ptr<embedded_bus> bus;
   // durable bus (null in memory)
   std::shared_ptr<event_log> log;
@@ -75,6 +77,8 @@ struct engine::impl {
   std::optional<trigger_setup> plan_trigger(const dsl::sensor& sensor, const dsl::trigger& t);
   /// Opens the data directory's log (durable bus).
   void open_log();
+  /// The constructors' common part, once `system` is set.
+  void init(engine_options options, source_registry sources, trigger_registry triggers);
   /// Where `sensor` keeps its state on the durable bus; null in memory.
   std::shared_ptr<const sensor_durability> durability_of(const std::string& sensor);
 

@@ -49,11 +49,29 @@ void apply(root_ptr self, reload_step& step, const child_supervisor::done_callba
 
 caf::behavior engine_root(caf::stateful_actor<root_state>* self, std::shared_ptr<root_plan> plan) {
   self->state.children = std::make_unique<child_supervisor>(self, *plan->status, plan->policy);
-  self->set_down_handler([self](caf::down_msg& msg) { self->state.children->handle_down(msg); });
-  self->set_exit_handler([self](caf::exit_msg& msg) {
-    if (msg.reason == caf::exit_reason::user_shutdown || !msg.reason) {
+  // On shutdown the root outlives its children, so that its end means the tree's end (a host's
+  // actor system keeps running after engine::stop). Once it quits, its state is gone, but the
+  // exit messages of linked children may still be queued: `gone` lets them pass.
+  auto gone = std::make_shared<bool>(false);
+  auto finish = [self, gone](const caf::error& reason) {
+    *gone = true;
+    self->quit(reason);
+  };
+  self->set_down_handler([self, gone, finish](caf::down_msg& msg) {
+    if (*gone)
+      return;
+    self->state.children->handle_down(msg);
+    if (self->state.stopping && self->state.children->alive() == 0)
+      finish(*self->state.stopping);
+  });
+  self->set_exit_handler([self, gone, finish](caf::exit_msg& msg) {
+    if (*gone)
+      return;
+    if ((msg.reason == caf::exit_reason::user_shutdown || !msg.reason) && !self->state.stopping) {
       self->state.children->stop_all();
-      self->quit(msg.reason);
+      self->state.stopping = msg.reason;
+      if (self->state.children->alive() == 0)
+        finish(msg.reason);
     }
   });
   for (auto& spec : plan->children)

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ struct apply_reload {
 /// State of the root supervisor.
 struct root_state {
   std::unique_ptr<child_supervisor> children;
+  /// Set on shutdown: the root quits with this reason once its last child is down.
+  std::optional<caf::error> stopping;
   static inline const char* name = "ganglion.engine";
 };
 

@@ -15,6 +15,10 @@
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/dsl/model.hpp"
 
+namespace caf {
+class actor_system;
+} // namespace caf
+
 namespace ganglion::core {
 
 /// How the durable embedded bus writes its log (used when engine_options::data_dir is set).
@@ -52,8 +56,9 @@ struct engine_options {
   std::chrono::milliseconds shutdown_grace{10000};
   /// Concurrent executions per trigger.
   std::size_t trigger_concurrency = 64;
-  /// Actor scheduler threads (0: one per core but one, at least one — the transport threads
-  /// that receive events need a core too; on 2 cores this measured 15% more webhook events/s).
+  /// Scheduler threads of the engine's own actor system (0: one per core but one, at least one
+  /// — the transport threads that receive events need a core too; on 2 cores this measured 15%
+  /// more webhook events/s). Not used on a host's system.
   std::size_t scheduler_threads = 0;
   /// A sensor skips an event whose id it processed within this window (0: never).
   std::chrono::milliseconds dedup_window{300000};
@@ -81,6 +86,12 @@ public:
   /// Opens the data directory (when set) and recovers its log. Throws std::runtime_error when
   /// it cannot (in use by another process, unreadable, a bad fsync policy).
   engine(engine_options options, source_registry sources, trigger_registry triggers);
+  /// The same, but the tree runs in the host's `system`, which must outlive this engine.
+  /// `options.scheduler_threads` is not used; stop() (and the destructor) end the engine's
+  /// actors only, waiting until its root, bus, sources and sensors are down (trigger actors
+  /// end with their sensor, not awaited), and never stop `system`.
+  engine(caf::actor_system& system, engine_options options, source_registry sources,
+         trigger_registry triggers);
   ~engine();
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;

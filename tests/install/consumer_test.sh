@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds examples/embedding against an installed ganglion (find_package with
+# CMAKE_PREFIX_PATH=<prefix>, g++, Ninja, ccache when present), runs it and checks the firings
+# it prints. Usage: consumer_test.sh <prefix> <source dir>
+set -euo pipefail
+prefix=$1
+source=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/ganglion-consumer.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S "$source/examples/embedding" -B "$work/example" -G Ninja -DCMAKE_CXX_COMPILER=g++ \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" >"$work/configure.log" \
+  || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/example" -j 2 >"$work/build.log" || { cat "$work/build.log"; exit 1; }
+
+if ! output=$(timeout 30 "$work/example/embedding"); then
+  echo "$output"; echo "the example failed"; exit 1
+fi
+echo "$output"
+grep -qx 'firing orders/audit: order={"amount":250}' <<<"$output"
+grep -qx 'firing orders/ship: order={"amount":250} payment={"card":"visa"}' <<<"$output"
+test "$(grep -c '^firing ' <<<"$output")" -eq 2
