@@ -109,17 +109,16 @@ std::vector<std::string> check_http_trigger(const core::trigger_context& ctx) {
     else if (!header.secret)
       problems.push_back(
         fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
-  try {
-    dsl::compile_parameters(spec.payload, "http.payload");
-    dsl::resource_parameters parameters{manifest.parameters, spec.parameters, "http",
-                                        [&] { return template_json(manifest.template_); }};
-    if (parameters.empty()) {
+  // The parameters themselves are compiled by validate and by the core parameter step; without
+  // any, the request is fixed and can be checked now.
+  if (!core::resource_parameterized(manifest)) {
+    try {
       request_template fixed;
       fixed.fields = {spec.url, spec.method, spec.headers, spec.host, spec.timeout_seconds};
       detail::make_request(fixed.fields, fixed, {});
+    } catch (const std::exception& e) {
+      problems.emplace_back(e.what());
     }
-  } catch (const std::exception& e) {
-    problems.emplace_back(e.what());
   }
   return problems;
 }

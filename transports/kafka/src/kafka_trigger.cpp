@@ -108,14 +108,13 @@ std::vector<std::string> check_kafka_trigger(const core::trigger_context& ctx) {
     else if (!header.secret)
       problems.push_back(
         fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
-  try {
-    dsl::compile_parameters(spec.payload, "kafka.payload");
-    dsl::resource_parameters parameters{manifest.parameters, spec.parameters, "kafka",
-                                        [&] { return detail::template_json(manifest.template_); }};
-    if (parameters.empty())
+  // The parameters are compiled by validate and by the core parameter step.
+  if (!core::resource_parameterized(manifest)) {
+    try {
       detail::make_message(detail::fields_of(spec), {}, {}); // checks topic and partition
-  } catch (const std::exception& e) {
-    problems.emplace_back(e.what());
+    } catch (const std::exception& e) {
+      problems.emplace_back(e.what());
+    }
   }
   return problems;
 }

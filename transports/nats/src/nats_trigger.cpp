@@ -122,15 +122,7 @@ std::vector<std::string> check_trigger(const core::trigger_context& ctx) {
   if (spec.payload.empty())
     problems.push_back(fmt::format(
       "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
-  try {
-    dsl::compile_parameters(spec.payload, "nats.payload");
-    dsl::resource_parameters parameters{manifest.parameters, spec.parameters, "nats",
-                                        [&] { return template_json(manifest.template_); }};
-  } catch (const std::invalid_argument& e) {
-    problems.emplace_back(e.what());
-  } catch (const std::exception& e) {
-    problems.push_back(fmt::format("{}: {}", name, e.what()));
-  }
+  // The parameters are compiled by validate and by the core parameter step.
   return problems;
 }
 
