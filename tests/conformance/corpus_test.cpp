@@ -10,24 +10,14 @@
 #include <gtest/gtest.h>
 
 #include "child_process.hpp"
+#include "files.hpp"
 #include "ganglion/dsl/load.hpp"
 
 using namespace ganglion;
 
 namespace {
 
-std::vector<std::string> corpus_files() {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (std::filesystem::recursive_directory_iterator it{GANGLION_CORPUS_DIR, ec}, end;
-       !ec && it != end; it.increment(ec)) {
-    auto ext = it->path().extension();
-    if (it->is_regular_file() && (ext == ".yaml" || ext == ".yml"))
-      files.push_back(it->path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> corpus_files() { return test::yaml_files_under(GANGLION_CORPUS_DIR); }
 
 std::string relative(const std::string& file) {
   return std::filesystem::relative(file, GANGLION_CORPUS_DIR).string();

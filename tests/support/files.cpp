@@ -1,6 +1,7 @@
 #include "files.hpp"
 
 #include <cerrno>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -57,6 +58,19 @@ void write_file(const std::string& path, const std::string& content) {
   out.close();
   if (!out)
     throw std::runtime_error("cannot write " + path);
+}
+
+std::vector<std::string> yaml_files_under(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (std::filesystem::recursive_directory_iterator it{dir, ec}, end; !ec && it != end;
+       it.increment(ec)) {
+    auto ext = it->path().extension();
+    if (it->is_regular_file() && (ext == ".yaml" || ext == ".yml"))
+      files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 } // namespace ganglion::test

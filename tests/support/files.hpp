@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace ganglion::test {
 
@@ -9,5 +10,8 @@ std::string temp_dir();
 
 /// Writes `content` to `path`, creating parent directories. Throws std::runtime_error.
 void write_file(const std::string& path, const std::string& content);
+
+/// Every `*.yaml` and `*.yml` file under `dir`, recursively, sorted; empty when `dir` is missing.
+std::vector<std::string> yaml_files_under(const std::string& dir);
 
 } // namespace ganglion::test

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <filesystem>
 
 #include <gtest/gtest.h>
 
+#include "files.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "sensor/sensor_core.hpp"
 
@@ -14,18 +14,7 @@ using namespace ganglion;
 
 namespace {
 
-std::vector<std::string> corpus_files() {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (std::filesystem::recursive_directory_iterator it{GANGLION_CORPUS_DIR, ec}, end;
-       !ec && it != end; it.increment(ec)) {
-    auto ext = it->path().extension();
-    if (it->is_regular_file() && (ext == ".yaml" || ext == ".yml"))
-      files.push_back(it->path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> corpus_files() { return test::yaml_files_under(GANGLION_CORPUS_DIR); }
 
 /// True when an error diagnostic lies within document `i` of `result`.
 bool has_error(const dsl::load_result& result, std::size_t i) {
