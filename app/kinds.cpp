@@ -22,6 +22,13 @@ kinds register_kinds(const std::shared_ptr<http::runtime>& http) {
   return out;
 }
 
+dsl::load_options load_options_for(const kinds& registered, bool strict) {
+  dsl::load_options out;
+  out.strict = strict;
+  out.kinds = core::spec_steps(registered);
+  return out;
+}
+
 std::vector<core::refusal> refusals_of(const std::vector<dsl::document>& documents,
                                        const kinds& registered, const std::string& secrets_dir) {
   core::runnability_context cx;

@@ -22,8 +22,9 @@ std::string reload_outcome::to_json() const {
     .dump(2);
 }
 
-reloader::reloader(core::engine& engine, std::vector<std::string> paths)
-  : engine_(engine), paths_(std::move(paths)), thread_([this] { run(); }) {}
+reloader::reloader(core::engine& engine, std::vector<std::string> paths, dsl::load_options load)
+  : engine_(engine), paths_(std::move(paths)), load_(std::move(load)),
+    thread_([this] { run(); }) {}
 
 reloader::~reloader() {
   stop();
@@ -81,7 +82,7 @@ reload_outcome reloader::reload_once() {
   core::config_status config;
   config.reloads = ++reloads_;
   config.last_reload = core::now_rfc3339();
-  auto loaded = dsl::load_manifests(paths_);
+  auto loaded = dsl::load_manifests(paths_, load_);
   for (const auto& d : loaded.diagnostics) {
     if (d.level == dsl::severity::error)
       outcome.errors.push_back(d.to_string());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ganglion/core/engine.hpp"
+#include "ganglion/dsl/load.hpp"
 
 namespace ganglion::app {
 
@@ -34,7 +35,7 @@ public:
   /// Called with the outcome of a request, on the reload thread.
   using callback = std::function<void(const reload_outcome&)>;
 
-  reloader(core::engine& engine, std::vector<std::string> paths);
+  reloader(core::engine& engine, std::vector<std::string> paths, dsl::load_options load);
   /// Stops (see stop()).
   ~reloader();
   reloader(const reloader&) = delete;
@@ -58,6 +59,7 @@ private:
 
   core::engine& engine_;
   std::vector<std::string> paths_;
+  dsl::load_options load_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<pending> queue_;

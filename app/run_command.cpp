@@ -100,7 +100,13 @@ void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
 } // namespace
 
 int run_command(const run_options& options) {
-  auto loaded = dsl::load_manifests(options.files);
+  http::runtime_options transport_options;
+  transport_options.bind_host = options.webhook_host;
+  transport_options.server.threads = options.io_threads;
+  auto transport = std::make_shared<http::runtime>(transport_options);
+  auto registered = register_kinds(transport);
+  auto load_options = load_options_for(registered);
+  auto loaded = dsl::load_manifests(options.files, load_options);
   for (const auto& d : loaded.diagnostics)
     std::fprintf(stderr, "%s\n", d.to_string().c_str());
   if (dsl::has_errors(loaded.diagnostics)) {
@@ -135,11 +141,6 @@ int run_command(const run_options& options) {
 
   engine_options.scheduler_threads = options.scheduler_threads;
 
-  http::runtime_options transport_options;
-  transport_options.bind_host = options.webhook_host;
-  transport_options.server.threads = options.io_threads;
-  auto transport = std::make_shared<http::runtime>(transport_options);
-  auto registered = register_kinds(transport);
   std::unique_ptr<core::engine> running;
   try {
     running = std::make_unique<core::engine>(engine_options, std::move(registered.sources),
@@ -150,7 +151,7 @@ int run_command(const run_options& options) {
   }
   auto& engine = *running;
 
-  reloader reloads{engine, options.files};
+  reloader reloads{engine, options.files, std::move(load_options)};
   std::vector<http::route> admin;
   if (!options.admin.empty()) {
     try {

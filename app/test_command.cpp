@@ -11,7 +11,8 @@
 namespace ganglion::app {
 
 int test_command(const test_options& options) {
-  auto loaded = dsl::load_manifests(options.files);
+  auto registered = register_kinds(std::make_shared<http::runtime>());
+  auto loaded = dsl::load_manifests(options.files, load_options_for(registered));
   for (const auto& d : loaded.diagnostics)
     std::fprintf(stderr, "%s\n", d.to_string().c_str());
   if (dsl::has_errors(loaded.diagnostics))
@@ -31,7 +32,6 @@ int test_command(const test_options& options) {
     std::fprintf(stderr, "%s\n", ex.what());
     return 1;
   }
-  auto registered = register_kinds(std::make_shared<http::runtime>());
   core::dry_run run{loaded.documents, registered.triggers, options.secrets_dir};
   for (std::size_t i = 0; i < events.size(); ++i) {
     std::printf("event %zu (%s): source=%s subject=%s id=%s\n", i + 1, labels[i].c_str(),

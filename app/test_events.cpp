@@ -1,5 +1,7 @@
 #include "test_events.hpp"
 
+#include "ganglion/http/spec.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -57,8 +59,9 @@ std::map<std::string, std::string> webhook_metadata(const std::vector<dsl::docum
                                                     const std::string& subject) {
   for (const auto& doc : documents)
     if (auto es = std::get_if<dsl::event_source>(&doc.body); es && es->metadata.name == source)
-      if (auto found = es->spec.webhook.find(subject); found != es->spec.webhook.end())
-        return found->second.metadata;
+      if (auto found = es->spec.find("webhook", subject))
+        if (const auto* spec = std::any_cast<http::webhook_spec>(&found->spec))
+          return spec->metadata;
   std::fprintf(stderr,
                "warning: the manifests have no webhook event %s/%s; the event is built as a "
                "webhook's without metadata\n",

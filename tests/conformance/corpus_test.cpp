@@ -12,6 +12,7 @@
 #include "child_process.hpp"
 #include "files.hpp"
 #include "ganglion/dsl/load.hpp"
+#include "kinds.hpp"
 
 using namespace ganglion;
 
@@ -42,7 +43,8 @@ struct document_verdict {
 };
 
 std::vector<document_verdict> verdicts(const std::string& file, bool strict) {
-  auto result = dsl::load_manifests({file}, dsl::load_options{.strict = strict});
+  static const auto kinds = app::register_kinds(std::make_shared<http::runtime>());
+  auto result = dsl::load_manifests({file}, app::load_options_for(kinds, strict));
   std::vector<document_verdict> out;
   const auto& docs = result.documents;
   for (std::size_t i = 0; i < docs.size(); ++i) {

@@ -135,7 +135,7 @@ TEST(e2e_runnability, two_event_sources_on_one_port_and_path_are_a_located_clash
   auto v = validate({"-f", dir});
   EXPECT_EQ(v.code, 0) << v.output;
   EXPECT_NE(v.output.find(dir + "/b.yaml:"), std::string::npos) << v.output;
-  EXPECT_NE(v.output.find(fmt::format("port {} path /example is already served by first/example "
+  EXPECT_NE(v.output.find(fmt::format("endpoint /example on port {} is already served by first/example "
                                        "({}/a.yaml:",
                                        port, dir)),
             std::string::npos)

@@ -6,6 +6,7 @@
 
 #include "eventually.hpp"
 #include "ganglion/core/engine.hpp"
+#include "ganglion/core/kinds.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/http/transport.hpp"
 #include "test_support.hpp"
@@ -20,16 +21,19 @@ struct running_engine {
   std::unique_ptr<core::engine> engine;
 
   explicit running_engine(const std::string& manifests, core::engine_options options = {}) {
-    auto loaded = dsl::load_manifest_text(manifests, "test.yaml");
-    for (const auto& d : loaded.diagnostics)
-      ADD_FAILURE() << d.to_string();
     http::runtime_options transport_options;
     transport_options.bind_host = "127.0.0.1";
     transport = std::make_shared<http::runtime>(transport_options);
-    core::source_registry sources;
-    core::trigger_registry triggers;
-    http::register_transport(sources, triggers, transport);
-    engine = std::make_unique<core::engine>(options, std::move(sources), std::move(triggers));
+    core::kinds kinds;
+    http::register_transport(kinds.sources, kinds.triggers, transport);
+    core::add_engine_triggers(kinds.triggers);
+    dsl::load_options load;
+    load.kinds = core::spec_steps(kinds);
+    auto loaded = dsl::load_manifest_text(manifests, "test.yaml", load);
+    for (const auto& d : loaded.diagnostics)
+      ADD_FAILURE() << d.to_string();
+    engine = std::make_unique<core::engine>(options, std::move(kinds.sources),
+                                            std::move(kinds.triggers));
     engine->start(loaded.documents);
     EXPECT_TRUE(test::eventually([&] { return engine->ready(); }, 2s))
       << engine->status().to_json();

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "ganglion/http/client.hpp"
+#include "ganglion/http/spec.hpp"
 #include "ganglion/http/webhook.hpp"
+#include "kind_manifests.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -57,19 +59,19 @@ protected:
 
     port = test::free_port();
     es.metadata.name = "secure";
-    dsl::webhook_event hook;
     hook.endpoint = "/hook";
     hook.method = "POST";
     hook.port = std::to_string(port);
     hook.server_cert_secret = dsl::secret_key_selector{"tls", "cert.pem"};
     hook.server_key_secret = dsl::secret_key_selector{"tls", "key.pem"};
-    es.spec.webhook["hook"] = hook;
   }
 
   std::unique_ptr<core::source> start() {
+    test::put_event(es, "webhook", "hook", hook);
     core::source_context ctx;
     ctx.event_source_name = "secure";
     ctx.event_name = "hook";
+    ctx.type = "webhook";
     ctx.manifest = &es;
     ctx.bus = bus;
     ctx.secrets = std::make_shared<core::secret_store>(secrets);
@@ -89,6 +91,7 @@ protected:
   std::string certificate;
   std::uint16_t port = 0;
   dsl::event_source es;
+  test::event_under_test<http::webhook_spec> hook;
   std::shared_ptr<counting_bus> bus = std::make_shared<counting_bus>();
   std::shared_ptr<http::server_pool> servers = std::make_shared<http::server_pool>();
 };
@@ -123,7 +126,7 @@ TEST_F(http_tls, plain_http_to_a_tls_port_fails) {
 }
 
 TEST_F(http_tls, one_of_cert_and_key_is_refused) {
-  es.spec.webhook["hook"].server_key_secret.reset();
+  hook.server_key_secret.reset();
   EXPECT_THROW(start(), core::source_error);
 }
 

@@ -7,6 +7,8 @@
 
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/http/http_trigger.hpp"
+#include "ganglion/http/spec.hpp"
+#include "kind_manifests.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -47,7 +49,13 @@ protected:
 
   std::unique_ptr<core::trigger_executor> create() {
     trig.template_.name = "to-sink";
-    trig.template_.http = spec;
+    nlohmann::json http{{"url", spec.url},
+                        {"method", spec.method},
+                        {"headers", spec.headers},
+                        {"timeout", spec.timeout_seconds}};
+    if (!spec.host.empty())
+      http["host"] = spec.host;
+    trig.template_.actions = {test::make_action("http", spec, http)};
     core::trigger_context ctx;
     ctx.sensor_name = "sensor";
     ctx.manifest = &trig;
@@ -69,7 +77,7 @@ protected:
   std::shared_ptr<http::client> requests = std::make_shared<http::client>();
   core::trigger_factory factory = http::make_http_trigger_factory(requests);
   core::metrics_registry metrics;
-  dsl::http_trigger spec;
+  test::action_under_test<http::trigger_spec> spec;
   dsl::trigger trig;
   core::trigger_invocation invocation;
   std::string secrets_dir;
@@ -120,7 +128,7 @@ TEST_F(http_trigger_test, method_headers_secure_headers_and_basic_auth) {
   secure.name = "X-Token";
   secure.secret = dsl::secret_key_selector{"api", "token"};
   spec.secure_headers = {secure};
-  spec.basic_auth_ = dsl::basic_auth{dsl::secret_key_selector{"creds", "user"},
+  spec.basic_auth = dsl::basic_auth{dsl::secret_key_selector{"creds", "user"},
                                      dsl::secret_key_selector{"creds", "pass"}};
   auto executor = create();
   EXPECT_TRUE(run(*executor).ok);
@@ -327,7 +335,7 @@ TEST_F(http_trigger_test, preview_shows_the_exact_request_without_sending_it) {
   secure.name = "X-Token";
   secure.secret = dsl::secret_key_selector{"api", "token"};
   spec.secure_headers = {secure};
-  spec.basic_auth_ = dsl::basic_auth{dsl::secret_key_selector{"creds", "user"},
+  spec.basic_auth = dsl::basic_auth{dsl::secret_key_selector{"creds", "user"},
                                      dsl::secret_key_selector{"creds", "pass"}};
   spec.payload = {from_data("dep", "body.name", "name")};
   spec.parameters = {from_data("dep", "body.count", "headers.X-Count")};

@@ -11,7 +11,9 @@
 
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/http/spec.hpp"
 #include "ganglion/http/webhook.hpp"
+#include "kind_manifests.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -93,7 +95,7 @@ protected:
   }
 
   std::unique_ptr<core::source> start(std::string event = "example") {
-    es.spec.webhook[event] = hook;
+    test::put_event(es, "webhook", event, hook);
     core::source_context ctx;
     ctx.event_source_name = es.metadata.name;
     ctx.event_name = event;
@@ -132,7 +134,7 @@ protected:
   std::shared_ptr<recording_bus> bus = std::make_shared<recording_bus>();
   core::metrics_registry metrics;
   dsl::event_source es;
-  dsl::webhook_event hook;
+  test::event_under_test<http::webhook_spec> hook;
   std::uint16_t port = 0;
   std::string secrets_dir;
 };
@@ -360,10 +362,11 @@ TEST_F(http_webhook, port_in_use_fails_start) {
   hook.endpoint = "/second";
   auto other_factory =
     http::make_webhook_source_factory(std::make_shared<http::server_pool>(), "127.0.0.1");
-  es.spec.webhook["second"] = hook;
+  test::put_event(es, "webhook", "second", hook);
   core::source_context ctx;
   ctx.event_source_name = "webhook";
   ctx.event_name = "second";
+  ctx.type = "webhook";
   ctx.manifest = &es;
   ctx.bus = bus;
   try {

@@ -15,6 +15,8 @@
 #include "files.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/kafka/kafka_source.hpp"
+#include "ganglion/kafka/spec.hpp"
+#include "kind_manifests.hpp"
 #include "kafka_broker.hpp"
 
 using namespace ganglion;
@@ -92,7 +94,7 @@ protected:
 
   std::unique_ptr<core::source> start(std::shared_ptr<scripted_bus> on = nullptr) {
     manifest.metadata.name = es;
-    manifest.spec.kafka["ev"] = spec;
+    test::put_event(manifest, "kafka", "ev", spec);
     core::source_context ctx;
     ctx.event_source_name = es;
     ctx.event_name = "ev";
@@ -118,7 +120,7 @@ protected:
   std::string topic;
   std::string es;
   std::shared_ptr<scripted_bus> bus = std::make_shared<scripted_bus>();
-  dsl::kafka_event spec;
+  test::event_under_test<kafka::event_spec> spec;
   dsl::event_source manifest;
   kafka::source_options options;
   core::metrics_registry metrics;

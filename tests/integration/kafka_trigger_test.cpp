@@ -13,6 +13,8 @@
 #include "files.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "ganglion/kafka/kafka_trigger.hpp"
+#include "ganglion/kafka/spec.hpp"
+#include "kind_manifests.hpp"
 #include "kafka_broker.hpp"
 
 using namespace ganglion;
@@ -71,7 +73,17 @@ protected:
 
   std::unique_ptr<core::trigger_executor> create() {
     trig.template_.name = "to-kafka";
-    trig.template_.kafka = spec;
+    nlohmann::json kafka{{"url", spec.url},
+                         {"topic", spec.topic},
+                         {"requiredAcks", spec.required_acks},
+                         {"compress", spec.compress},
+                         {"flushFrequency", spec.flush_frequency_ms},
+                         {"headers", spec.headers}};
+    if (spec.partition)
+      kafka["partition"] = *spec.partition;
+    if (!spec.partitioning_key.empty())
+      kafka["partitioningKey"] = spec.partitioning_key;
+    trig.template_.actions = {test::make_action("kafka", spec, kafka)};
     core::trigger_context ctx;
     ctx.sensor_name = "sensor";
     ctx.manifest = &trig;
@@ -90,7 +102,7 @@ protected:
 
   std::unique_ptr<test::kafka_broker> broker = std::make_unique<test::kafka_broker>();
   std::string topic;
-  dsl::kafka_trigger spec;
+  test::action_under_test<kafka::trigger_spec> spec;
   dsl::trigger trig;
   kafka::trigger_options options;
   core::trigger_invocation invocation;

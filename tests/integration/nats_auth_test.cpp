@@ -4,7 +4,9 @@
 #include <nats/nats.h>
 
 #include "counting_bus.hpp"
+#include "ganglion/nats/spec.hpp"
 #include "ganglion/nats/transport.hpp"
+#include "kind_manifests.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -26,15 +28,17 @@ bool publish(const std::string& url, const std::string& subject) {
 class nats_auth : public ::testing::Test {
 protected:
   /// Starts source `orders/created` on `url` with `auth`.
-  std::unique_ptr<core::source> start(const std::string& url, const dsl::nats_auth& auth) {
+  std::unique_ptr<core::source> start(const std::string& url, const nats::auth_spec& auth) {
     es.metadata.name = "orders";
-    auto& e = es.spec.nats["created"];
+    test::event_under_test<nats::event_spec> e;
     e.url = url;
     e.subject = "orders.created";
     e.auth = auth;
+    test::put_event(es, "nats", "created", e);
     core::source_context ctx;
     ctx.event_source_name = "orders";
     ctx.event_name = "created";
+    ctx.type = "nats";
     ctx.manifest = &es;
     ctx.bus = bus;
     ctx.secrets = std::make_shared<core::secret_store>(secrets);
@@ -71,7 +75,7 @@ TEST_F(nats_auth, user_and_password_from_secrets) {
   test::nats_server server{plain_server("ganglion", "s3cret")};
   put_secret(secrets, "nats-login", "user", "ganglion");
   put_secret(secrets, "nats-login", "password", "s3cret");
-  dsl::nats_auth auth;
+  nats::auth_spec auth;
   auth.basic = dsl::basic_auth{dsl::secret_key_selector{"nats-login", "user"},
                                dsl::secret_key_selector{"nats-login", "password"}};
   auto source = start(server.url(), auth);
@@ -83,7 +87,7 @@ TEST_F(nats_auth, wrong_password_is_refused_with_a_clear_error) {
   test::nats_server server{plain_server("ganglion", "s3cret")};
   put_secret(secrets, "nats-login", "user", "ganglion");
   put_secret(secrets, "nats-login", "password", "guess");
-  dsl::nats_auth auth;
+  nats::auth_spec auth;
   auth.basic = dsl::basic_auth{dsl::secret_key_selector{"nats-login", "user"},
                                dsl::secret_key_selector{"nats-login", "password"}};
   try {
@@ -98,7 +102,7 @@ TEST_F(nats_auth, wrong_password_is_refused_with_a_clear_error) {
 
 TEST_F(nats_auth, missing_secret_names_the_file) {
   test::nats_server server{false};
-  dsl::nats_auth auth;
+  nats::auth_spec auth;
   auth.token = dsl::secret_key_selector{"nats-token", "token"};
   try {
     start(server.url(), auth);
@@ -113,7 +117,7 @@ TEST_F(nats_auth, missing_secret_names_the_file) {
 TEST_F(nats_auth, token_from_secret) {
   test::nats_server server{plain_server({}, {}, "t0ken")};
   put_secret(secrets, "nats-token", "token", "t0ken");
-  dsl::nats_auth auth;
+  nats::auth_spec auth;
   auth.token = dsl::secret_key_selector{"nats-token", "token"};
   auto source = start(server.url(), auth);
   ASSERT_TRUE(publish(with_login(server, "t0ken"), "orders.created"));
@@ -129,7 +133,7 @@ TEST_F(nats_auth, nkey_seed_from_secret) {
   test::nats_server server{options};
   put_secret(secrets, "nats-nkey", "seed",
              "SUACSSL3UAHUDXKFSNVUZRF5UHPMWZ6BFDTJ7M6USDXIEDNPPQYYYCU3VY");
-  dsl::nats_auth auth;
+  nats::auth_spec auth;
   auth.nkey = dsl::secret_key_selector{"nats-nkey", "seed"};
   auto source = start(server.url(), auth);
   ASSERT_TRUE(publish(with_login(server, "test:test"), "orders.created"));

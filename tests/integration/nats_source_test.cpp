@@ -5,13 +5,17 @@
 #include <mutex>
 #include <set>
 
+#include <map>
+
 #include <gtest/gtest.h>
 #include <nats/nats.h>
 #include <nlohmann/json.hpp>
 
 #include "eventually.hpp"
 #include "ganglion/core/metrics.hpp"
+#include "ganglion/nats/spec.hpp"
 #include "ganglion/nats/transport.hpp"
+#include "kind_manifests.hpp"
 #include "log_capture.hpp"
 #include "test_support.hpp"
 
@@ -99,10 +103,10 @@ private:
 class nats_source_test : public ::testing::Test {
 protected:
   /// Adds event `name` of EventSource `orders` on `url`.
-  dsl::nats_event& add(const std::string& name, const std::string& url,
-                       const std::string& subject) {
+  test::event_under_test<nats::event_spec>& add(const std::string& name, const std::string& url,
+                                                const std::string& subject) {
     es.metadata.name = "orders";
-    auto& e = es.spec.nats[name];
+    auto& e = events[name];
     e.url = url;
     e.subject = subject;
     return e;
@@ -110,6 +114,8 @@ protected:
 
   std::unique_ptr<core::source> start(const std::string& name,
                                       std::shared_ptr<core::bus_publisher> to = nullptr) {
+    for (const auto& [event, spec] : events)
+      test::put_event(es, "nats", event, spec);
     core::source_context ctx;
     ctx.event_source_name = "orders";
     ctx.event_name = name;
@@ -129,6 +135,7 @@ protected:
   }
 
   dsl::event_source es;
+  std::map<std::string, test::event_under_test<nats::event_spec>> events;
   std::shared_ptr<recording_bus> bus = std::make_shared<recording_bus>();
   core::metrics_registry metrics;
   nats::options opts;

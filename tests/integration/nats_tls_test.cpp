@@ -7,7 +7,9 @@
 #include <nats/nats.h>
 
 #include "counting_bus.hpp"
+#include "ganglion/nats/spec.hpp"
 #include "ganglion/nats/transport.hpp"
+#include "kind_manifests.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -36,13 +38,15 @@ protected:
 
   std::unique_ptr<core::source> start_source(const dsl::tls_config& tls) {
     es.metadata.name = "secure";
-    auto& e = es.spec.nats["orders"];
+    test::event_under_test<nats::event_spec> e;
     e.url = server->url();
     e.subject = "orders";
     e.tls = tls;
+    test::put_event(es, "nats", "orders", e);
     core::source_context ctx;
     ctx.event_source_name = "secure";
     ctx.event_name = "orders";
+    ctx.type = "nats";
     ctx.manifest = &es;
     ctx.bus = bus;
     ctx.secrets = std::make_shared<core::secret_store>(secrets);
@@ -105,15 +109,16 @@ TEST_F(nats_tls, trigger_publishes_over_tls) {
 
   dsl::trigger trig;
   trig.template_.name = "alert";
-  trig.template_.nats.emplace();
-  trig.template_.nats->url = server->url();
-  trig.template_.nats->subject = "alerts";
+  test::action_under_test<nats::trigger_spec> spec;
+  spec.url = server->url();
+  spec.subject = "alerts";
   dsl::trigger_parameter p;
   p.src.dependency_name = "order";
   p.src.data_key = "text";
   p.dest = "text";
-  trig.template_.nats->payload = {p};
-  trig.template_.nats->tls = trusting_ca();
+  spec.payload = {p};
+  spec.tls = trusting_ca();
+  trig.template_.actions = {test::make_action("nats", spec, {{"url", spec.url}, {"subject", spec.subject}})};
   core::trigger_context ctx;
   ctx.sensor_name = "alerts";
   ctx.manifest = &trig;

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <nats/nats.h>
 
+#include "ganglion/nats/spec.hpp"
 #include "ganglion/nats/transport.hpp"
+#include "kind_manifests.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -66,14 +68,15 @@ class nats_trigger_test : public ::testing::Test {
 protected:
   void SetUp() override {
     trig.template_.name = "notify";
-    trig.template_.nats.emplace();
-    trig.template_.nats->subject = "orders.notify";
-    trig.template_.nats->payload = {from_data("body.id", "id"), from_data("body.to", "to")};
+    spec.subject = "orders.notify";
+    spec.payload = {from_data("body.id", "id"), from_data("body.to", "to")};
     invocation.events["order"] = order_event(R"({"body":{"id":7,"to":"orders.shipped"}})");
   }
 
   std::unique_ptr<core::trigger_executor> create(const std::string& url) {
-    trig.template_.nats->url = url;
+    spec.url = url;
+    trig.template_.actions = {
+      test::make_action("nats", spec, {{"url", spec.url}, {"subject", spec.subject}})};
     core::trigger_context ctx;
     ctx.sensor_name = "billing";
     ctx.manifest = &trig;
@@ -91,6 +94,7 @@ protected:
   }
 
   dsl::trigger trig;
+  test::action_under_test<nats::trigger_spec> spec;
   core::trigger_invocation invocation;
   nats::options opts;
   std::string secrets = test::temp_dir();
@@ -112,7 +116,7 @@ TEST_F(nats_trigger_test, publishes_the_payload_once_the_server_has_it) {
 TEST_F(nats_trigger_test, nats_parameters_change_the_subject) {
   test::nats_server server{false};
   raw_subscriber subscriber{server.url(), "orders.>"};
-  trig.template_.nats->parameters = {from_data("body.to", "subject")};
+  spec.parameters = {from_data("body.to", "subject")};
   auto executor = create(server.url());
   EXPECT_TRUE(run(*executor).ok);
   auto got = subscriber.next();
@@ -173,8 +177,8 @@ TEST_F(nats_trigger_test, wrong_password_fails_with_a_clear_error) {
   test::nats_server server{login};
   test::write_file(secrets + "/login/user", "ganglion\n");
   test::write_file(secrets + "/login/password", "guess\n");
-  trig.template_.nats->auth.emplace();
-  trig.template_.nats->auth->basic = dsl::basic_auth{dsl::secret_key_selector{"login", "user"},
+  spec.auth.emplace();
+  spec.auth->basic = dsl::basic_auth{dsl::secret_key_selector{"login", "user"},
                                                      dsl::secret_key_selector{"login", "password"}};
   auto executor = create(server.url());
   auto outcome = run(*executor);
@@ -187,7 +191,7 @@ TEST_F(nats_trigger_test, wrong_password_fails_with_a_clear_error) {
 }
 
 TEST_F(nats_trigger_test, a_trigger_without_payload_is_refused) {
-  trig.template_.nats->payload.clear();
+  spec.payload.clear();
   try {
     create("nats://127.0.0.1:1");
     FAIL() << "expected a trigger_error";

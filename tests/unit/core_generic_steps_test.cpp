@@ -36,8 +36,11 @@ class trigger_step_test : public ::testing::Test {
 protected:
   void SetUp() override {
     trig.template_.name = "t";
-    trig.template_.http = dsl::http_trigger{};
-    trig.template_.http->url = "http://sink/hook";
+    // Any kind: the core reads only the action's JSON and its parameter lists.
+    dsl::trigger_action sink;
+    sink.type = "sink";
+    sink.json = R"({"url":"http://sink/hook"})";
+    trig.template_.actions = {sink};
     auto e = std::make_shared<core::event>();
     e->data = R"({"body":{"name":"ada","path":"users"}})";
     invocation.events["dep"] = e;
@@ -54,6 +57,8 @@ protected:
     return outcome;
   }
 
+  dsl::trigger_action& action() { return trig.template_.actions.front(); }
+
   dsl::trigger trig;
   core::trigger_invocation invocation;
   std::vector<core::trigger_invocation> seen;
@@ -69,9 +74,9 @@ TEST_F(trigger_step_test, without_parameters_the_invocation_passes_unchanged) {
 }
 
 TEST_F(trigger_step_test, payload_and_parameters_are_resolved_before_the_executor) {
-  trig.template_.http->payload = {from_data("body.name", "user")};
-  trig.template_.http->parameters = {from_data("body.path", "url")};
-  auto method = from_data("body.absent", "http.method");
+  action().payload = {from_data("body.name", "user")};
+  action().parameters = {from_data("body.path", "url")};
+  auto method = from_data("body.absent", "sink.method");
   method.src.value = "PUT";
   trig.parameters = {method};
   EXPECT_TRUE(core::resource_parameterized(trig));
@@ -85,7 +90,7 @@ TEST_F(trigger_step_test, payload_and_parameters_are_resolved_before_the_executo
 
 TEST_F(trigger_step_test, a_parameter_that_does_not_resolve_fails_the_execution) {
   auto p = from_data("body.absent", "user");
-  trig.template_.http->payload = {p};
+  action().payload = {p};
   auto outcome = run();
   EXPECT_FALSE(outcome.ok);
   EXPECT_NE(outcome.error.find("cannot apply the parameters"), std::string::npos)
@@ -97,12 +102,12 @@ TEST_F(trigger_step_test, a_parameter_that_does_not_compile_is_refused_with_its_
   auto p = from_data("body.name", "user");
   p.src.data_template = "{{ .Input.body.name ";
   p.src.data_key.clear();
-  trig.template_.http->payload = {from_data("body.name", "a"), p};
+  action().payload = {from_data("body.name", "a"), p};
   try {
     run();
     FAIL() << "expected a trigger_error";
   } catch (const core::trigger_error& e) {
-    EXPECT_NE(std::string(e.what()).find("http.payload[1]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("sink.payload[1]"), std::string::npos) << e.what();
   }
 }
 
@@ -121,15 +126,17 @@ struct scripted_source : core::source {};
 TEST(source_step, filter_expression_drops_what_it_rejects_before_the_bus) {
   dsl::event_source es;
   es.metadata.name = "es";
-  dsl::kafka_event spec;
-  spec.filter = dsl::event_source_filter{"body.n > 1"};
-  es.spec.kafka["ev"] = spec;
+  dsl::source_event ev;
+  ev.type = "demo";
+  ev.name = "ev";
+  ev.filter = dsl::event_source_filter{"body.n > 1"};
+  es.spec.events = {ev};
   auto bus = std::make_shared<recording_bus>();
   core::metrics_registry metrics;
   core::source_context ctx;
   ctx.event_source_name = "es";
   ctx.event_name = "ev";
-  ctx.type = "kafka";
+  ctx.type = "demo";
   ctx.manifest = &es;
   ctx.bus = bus;
   ctx.metrics = &metrics;
@@ -163,11 +170,14 @@ TEST(source_step, filter_expression_drops_what_it_rejects_before_the_bus) {
 
 TEST(source_step, without_a_filter_the_source_gets_the_bus_itself) {
   dsl::event_source es;
-  es.spec.webhook["ev"] = dsl::webhook_event{};
+  dsl::source_event ev;
+  ev.type = "demo";
+  ev.name = "ev";
+  es.spec.events = {ev};
   auto bus = std::make_shared<recording_bus>();
   core::source_context ctx;
   ctx.event_name = "ev";
-  ctx.type = "webhook";
+  ctx.type = "demo";
   ctx.manifest = &es;
   ctx.bus = bus;
   std::shared_ptr<core::bus_publisher> given;

@@ -19,8 +19,9 @@ dsl::trigger log_trigger(std::string name, std::string conditions = {}) {
   dsl::trigger t;
   t.template_.name = std::move(name);
   t.template_.conditions = std::move(conditions);
-  t.template_.log = dsl::log_trigger{};
-  t.template_.action_types = {"log"};
+  dsl::trigger_action log;
+  log.type = "log";
+  t.template_.actions = {log};
   return t;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "ganglion/http/spec.hpp"
 #include "model_test_support.hpp"
 
 using namespace ganglion::dsl;
@@ -177,9 +178,10 @@ TEST(model_mapping_sensor, http_trigger_fields) {
   ASSERT_EQ(t.template_.conditions_reset_.size(), 1u);
   EXPECT_EQ(t.template_.conditions_reset_[0].cron, "0 0 * * *");
   EXPECT_EQ(t.template_.conditions_reset_[0].timezone, "UTC");
-  EXPECT_EQ(t.template_.action_types, std::vector<std::string>{"http"});
-  ASSERT_TRUE(t.template_.http);
-  const auto& h = *t.template_.http;
+  ASSERT_EQ(t.template_.actions.size(), 1u);
+  const auto& action = t.template_.actions[0];
+  EXPECT_EQ(action.type, "http");
+  const auto& h = action_spec<ganglion::http::trigger_spec>(t.template_);
   EXPECT_EQ(h.url, "http://localhost:8080/x");
   EXPECT_EQ(h.method, "PUT");
   EXPECT_EQ(h.timeout_seconds, 5);
@@ -192,24 +194,24 @@ TEST(model_mapping_sensor, http_trigger_fields) {
   EXPECT_EQ(h.secure_headers[0].secret->key, "bearer");
   ASSERT_TRUE(h.secure_headers[1].config_map);
   EXPECT_EQ(h.secure_headers[1].config_map->name, "cm");
-  ASSERT_TRUE(h.basic_auth_ && h.basic_auth_->username && h.basic_auth_->password);
-  EXPECT_EQ(h.basic_auth_->username->key, "user");
-  EXPECT_EQ(h.basic_auth_->password->key, "pass");
+  ASSERT_TRUE(h.basic_auth && h.basic_auth->username && h.basic_auth->password);
+  EXPECT_EQ(h.basic_auth->username->key, "user");
+  EXPECT_EQ(h.basic_auth->password->key, "pass");
   ASSERT_TRUE(h.tls && h.tls->ca_cert_secret);
   EXPECT_EQ(h.tls->ca_cert_secret->name, "tls");
   EXPECT_TRUE(h.tls->insecure_skip_verify);
-  ASSERT_EQ(h.payload.size(), 2u);
-  EXPECT_EQ(h.payload[0].src.dependency_name, "dep-a");
-  EXPECT_EQ(h.payload[0].src.data_key, "body");
-  EXPECT_TRUE(h.payload[0].src.use_raw_data);
-  EXPECT_FALSE(h.payload[0].src.value);
-  EXPECT_EQ(h.payload[0].dest, "body");
-  EXPECT_EQ(h.payload[1].src.context_key, "type");
-  EXPECT_EQ(h.payload[1].src.value, std::optional<std::string>{"default"});
-  EXPECT_EQ(h.payload[1].operation, "append");
-  ASSERT_EQ(h.parameters.size(), 1u);
-  EXPECT_EQ(h.parameters[0].src.data_template, "{{ .Input.body.url }}");
-  EXPECT_EQ(h.parameters[0].operation, "overwrite");
+  ASSERT_EQ(action.payload.size(), 2u);
+  EXPECT_EQ(action.payload[0].src.dependency_name, "dep-a");
+  EXPECT_EQ(action.payload[0].src.data_key, "body");
+  EXPECT_TRUE(action.payload[0].src.use_raw_data);
+  EXPECT_FALSE(action.payload[0].src.value);
+  EXPECT_EQ(action.payload[0].dest, "body");
+  EXPECT_EQ(action.payload[1].src.context_key, "type");
+  EXPECT_EQ(action.payload[1].src.value, std::optional<std::string>{"default"});
+  EXPECT_EQ(action.payload[1].operation, "append");
+  ASSERT_EQ(action.parameters.size(), 1u);
+  EXPECT_EQ(action.parameters[0].src.data_template, "{{ .Input.body.url }}");
+  EXPECT_EQ(action.parameters[0].operation, "overwrite");
   ASSERT_EQ(h.dynamic_headers.size(), 1u);
   EXPECT_EQ(h.dynamic_headers[0].src.context_template, "{{ .Input.id }}");
   EXPECT_EQ(h.dynamic_headers[0].dest, "X-Event-Id");
@@ -252,20 +254,20 @@ TEST(model_mapping_sensor, trigger_delivery_settings_and_dlq_trigger) {
   ASSERT_TRUE(t.dlq_trigger);
   EXPECT_TRUE(t.dlq_trigger->at_least_once);
   EXPECT_EQ(t.dlq_trigger->template_.name, "dead-letter");
-  ASSERT_TRUE(t.dlq_trigger->template_.log);
-  EXPECT_EQ(t.dlq_trigger->template_.log->interval_seconds, 3u);
+  ASSERT_EQ(t.dlq_trigger->template_.actions.size(), 1u);
+  EXPECT_EQ(t.dlq_trigger->template_.actions[0].type, "log");
   ASSERT_TRUE(t.dlq_trigger->retry_strategy);
   EXPECT_EQ(t.dlq_trigger->retry_strategy->duration_ns, std::optional<std::int64_t>{1'000'000});
   EXPECT_FALSE(t.dlq_trigger->dlq_trigger);
 }
 
-TEST(model_mapping_sensor, unmodelled_trigger_keeps_its_spec_as_typed_json) {
+TEST(model_mapping_sensor, trigger_of_a_kind_not_run_keeps_its_spec_as_typed_json) {
   auto r = load(full_sensor);
   const auto& t = only<sensor>(r).spec.triggers.at(1);
-  EXPECT_EQ(t.template_.action_types, std::vector<std::string>{"argoWorkflow"});
-  ASSERT_EQ(t.template_.unmodelled.size(), 1u);
-  EXPECT_EQ(t.template_.unmodelled[0].type, "argoWorkflow");
-  auto json = nlohmann::json::parse(t.template_.unmodelled[0].json);
+  ASSERT_EQ(t.template_.actions.size(), 1u);
+  EXPECT_EQ(t.template_.actions[0].type, "argoWorkflow");
+  EXPECT_FALSE(t.template_.actions[0].spec.has_value()); // no kind runs it
+  auto json = nlohmann::json::parse(t.template_.actions[0].json);
   EXPECT_EQ(json["operation"], "submit");
   EXPECT_EQ(json["args"], nlohmann::json::array({"--watch"}));
   const auto& spec = json["source"]["resource"]["spec"];
@@ -298,8 +300,8 @@ spec:
   EXPECT_EQ(s.spec.event_bus_name, "default");
   EXPECT_EQ(s.spec.replicas, 1);
   const auto& t = s.spec.triggers.at(0);
-  EXPECT_EQ(t.template_.http->method, "POST");
-  EXPECT_EQ(t.template_.http->timeout_seconds, 60);
+  EXPECT_EQ(action_spec<ganglion::http::trigger_spec>(t.template_).method, "POST");
+  EXPECT_EQ(action_spec<ganglion::http::trigger_spec>(t.template_).timeout_seconds, 60);
   EXPECT_EQ(t.rate_limit_->unit, "Second");
   EXPECT_FALSE(t.at_least_once);
   EXPECT_FALSE(t.retry_strategy);

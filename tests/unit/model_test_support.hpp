@@ -10,11 +10,17 @@
 #include <gtest/gtest.h>
 
 #include "ganglion/dsl/load.hpp"
+#include "model_test_kinds.hpp"
 
 namespace ganglion::dsl::testing {
 
-/// Loads `yaml` as the file "test.yaml".
-inline load_result load(const std::string& yaml, const load_options& options = {}) {
+/// Loads `yaml` as the file "test.yaml", with every kind the binary runs.
+inline load_result load(const std::string& yaml) {
+  return load_manifest_text(yaml, "test.yaml", with_kinds());
+}
+
+/// Loads `yaml` as the file "test.yaml" with `options` (their kinds, none by default).
+inline load_result load(const std::string& yaml, const load_options& options) {
   return load_manifest_text(yaml, "test.yaml", options);
 }
 

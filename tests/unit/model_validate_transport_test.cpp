@@ -1,6 +1,5 @@
-// Rules on Kafka and NATS sources and triggers: Argo's validate.go and validateKafkaTrigger /
-// validateNATSTrigger, ganglion's stricter checks, and the warnings for fields ganglion ignores.
-// Every diagnostic is checked at its path and line:column.
+// Rules shared by the Kafka and NATS kinds (TLS) and the EventSource rules they meet (event
+// names, deployment strategy). Each kind's own rules are in transports/<kind>/tests/.
 
 #include <gtest/gtest.h>
 
@@ -34,85 +33,6 @@ TEST(model_validate_transport, valid_kafka_and_nats_sources_have_no_diagnostics)
                                 "    c: {url: \"nats://n\", subject: s, queue: q}\n"))));
 }
 
-TEST(model_validate_transport, kafka_source_needs_url_topic_and_partition_or_group) {
-  auto yaml = source("  kafka:\n    k:\n      jsonBody: true\n"
-                     "    p: {url: k, topic: t, partition: one}\n"
-                     "    n: {url: k, topic: t, partition: \"-1\"}\n");
-  auto r = load(yaml);
-  const auto k = position_of(yaml, "k:\n");
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k.url", k, "url is required"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k.topic", k, "topic is required"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k", k, "needs partition or consumerGroup"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.p.partition", position_of(yaml, "partition: one"),
-                             "partition must be a partition number (0, 1, …), got \"one\""));
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.n.partition", position_of(yaml, "partition: \"-1"),
-                             "got \"-1\""));
-}
-
-TEST(model_validate_transport, kafka_consumer_group_rules) {
-  auto yaml = source("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"x\"\n"
-                     "      consumerGroup: {oldest: true, rebalanceStrategy: Sticky}\n"
-                     "      limitEventsPerSecond: -5\n");
-  auto r = load(yaml);
-  const std::string at = "spec.kafka.k";
-  EXPECT_TRUE(has_diagnostic(r, at + ".consumerGroup.groupName",
-                             position_of(yaml, "consumerGroup"),
-                             "consumerGroup.groupName is required"));
-  EXPECT_TRUE(has_diagnostic(r, at + ".consumerGroup.rebalanceStrategy",
-                             position_of(yaml, "rebalanceStrategy"),
-                             "unknown rebalanceStrategy \"Sticky\": range is used",
-                             severity::warning));
-  // The group wins, as in Argo: the partition is not even parsed.
-  EXPECT_TRUE(has_diagnostic(r, at + ".partition", position_of(yaml, "partition"),
-                             "consumerGroup takes precedence", severity::warning));
-  EXPECT_TRUE(has_diagnostic(r, at + ".limitEventsPerSecond",
-                             position_of(yaml, "limitEventsPerSecond"), "must not be negative"));
-}
-
-TEST(model_validate_transport, sasl_mechanisms_ganglion_cannot_run_are_refused) {
-  auto yaml = source("  kafka:\n"
-                     "    a:\n      url: k\n      topic: t\n      partition: \"0\"\n"
-                     "      sasl: {mechanism: OAUTHBEARER, userSecret: {name: u, key: k}, "
-                     "passwordSecret: {name: p, key: k}}\n"
-                     "    b:\n      url: k\n      topic: t\n      partition: \"0\"\n"
-                     "      sasl: {mechanism: GSSAPI, userSecret: {name: u, key: k}, "
-                     "passwordSecret: {name: p, key: k}}\n"
-                     "    c:\n      url: k\n      topic: t\n      partition: \"0\"\n"
-                     "      sasl: {mechanism: scram-sha-256, passwordSecret: {name: p}}\n");
-  auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.a.sasl.mechanism", position_of(yaml, "mechanism"),
-                             "SASL mechanism OAUTHBEARER is not supported by ganglion"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.b.sasl.mechanism", position_of(yaml, "mechanism", 2),
-                             "SASL mechanism GSSAPI is not supported by ganglion"));
-  const auto c = position_of(yaml, "mechanism", 3);
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.c.sasl.mechanism", c,
-                             "mechanism must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, got "
-                             "\"scram-sha-256\""));
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.c.sasl.userSecret", position_of(yaml, "sasl", 3),
-                             "userSecret is required"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.kafka.c.sasl.passwordSecret.key",
-                             position_of(yaml, "passwordSecret", 3), "key is required"));
-}
-
-TEST(model_validate_transport, kafka_fields_ganglion_ignores_are_warnings) {
-  auto yaml = source("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"0\"\n"
-                     "      version: \"2.5.0\"\n"
-                     "      schemaRegistry: {url: \"http://registry\", schemaId: 1}\n"
-                     "      awsMskIamAuth: {region: eu-west-1}\n"
-                     "      connectionBackoff: {duration: 10s, steps: 5}\n");
-  auto r = load(yaml);
-  EXPECT_FALSE(has_errors(r.diagnostics)) << dump(r);
-  const std::string at = "spec.kafka.k";
-  EXPECT_TRUE(has_diagnostic(r, at + ".version", position_of(yaml, "version"),
-                             "ignored: librdkafka negotiates", severity::warning));
-  EXPECT_TRUE(has_diagnostic(r, at + ".schemaRegistry", position_of(yaml, "schemaRegistry"),
-                             "ignored: ganglion does not decode Avro", severity::warning));
-  EXPECT_TRUE(has_diagnostic(r, at + ".awsMskIamAuth", position_of(yaml, "awsMskIamAuth"),
-                             "ignored: AWS MSK IAM", severity::warning));
-  // ganglion always reconnects with its own backoff; Argo's connectionBackoff is accepted.
-  EXPECT_EQ(r.diagnostics.size(), 3u) << dump(r);
-}
-
 TEST(model_validate_transport, tls_needs_a_certificate_or_a_flag) {
   auto yaml = source("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"0\"\n"
                      "      tls: {}\n"
@@ -128,26 +48,6 @@ TEST(model_validate_transport, tls_needs_a_certificate_or_a_flag) {
                                 "tls: {insecureSkipVerify: true}}\n"))));
 }
 
-TEST(model_validate_transport, nats_source_rules) {
-  auto yaml = source("  nats:\n    n:\n      queue: \"\"\n"
-                     "      auth:\n        basic: {username: {name: u, key: k}}\n"
-                     "        token: {name: t, key: k}\n"
-                     "    m:\n      url: \"nats://n\"\n      subject: s\n      auth: {}\n");
-  auto r = load(yaml);
-  const auto n = position_of(yaml, "n:\n");
-  EXPECT_TRUE(has_diagnostic(r, "spec.nats.n.url", n, "url is required"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.nats.n.subject", n, "subject is required"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.nats.n.queue", position_of(yaml, "queue"),
-                             "queue must not be empty when given"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.nats.n.auth", position_of(yaml, "auth"),
-                             "auth takes one of basic, token, nkey or credential, found basic, "
-                             "token"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.nats.n.auth.basic.password", position_of(yaml, "basic"),
-                             "password is required"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.nats.m.auth", position_of(yaml, "auth", 2),
-                             "no authentication", severity::warning));
-}
-
 TEST(model_validate_transport, kafka_and_nats_event_names_and_strategy_follow_argo) {
   auto yaml = source("  kafka:\n    same: {url: k, topic: t, partition: \"0\"}\n"
                      "  nats:\n    same: {url: \"nats://n\", subject: s}\n"
@@ -156,69 +56,4 @@ TEST(model_validate_transport, kafka_and_nats_event_names_and_strategy_follow_ar
   EXPECT_TRUE(has_diagnostic(r, "spec.nats.same", position_of(yaml, "same", 2),
                              "is also used by spec.kafka.same"));
   EXPECT_TRUE(has_diagnostic(r, "spec", 5, 1, "cannot mix nats (active-passive) with webhook"));
-}
-
-TEST(model_validate_transport, kafka_trigger_rules) {
-  auto yaml = with_triggers(
-    "    - template:\n        name: a\n        kafka:\n          requiredAcks: 2\n"
-    "          partition: -1\n"
-    "          payload:\n            - src: {dependencyName: nope}\n"
-    "          secureHeaders:\n            - name: h\n"
-    "          sasl: {mechanism: GSSAPI, userSecret: {name: u, key: k}, "
-    "passwordSecret: {name: p, key: k}}\n"
-    "    - template:\n        name: b\n        kafka:\n          url: k\n          topic: t\n"
-    "          partition: 0\n          version: \"2.0.0\"\n"
-    "          schemaRegistry: {url: \"http://r\", schemaId: 3}\n");
-  auto r = load(yaml);
-  const std::string a = "spec.triggers[0].template.kafka";
-  const auto kafka = position_of(yaml, "kafka:");
-  EXPECT_TRUE(has_diagnostic(r, a + ".url", kafka, "url is required"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".topic", kafka, "topic is required"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".requiredAcks", position_of(yaml, "requiredAcks"),
-                             "requiredAcks must be -1 or 0 (all in-sync replicas) or 1 (the "
-                             "leader), got 2"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".partition", position_of(yaml, "partition"),
-                             "partition must not be negative"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".payload[0].src.dependencyName",
-                             position_of(yaml, "dependencyName: nope"),
-                             "unknown dependency \"nope\""));
-  EXPECT_TRUE(has_diagnostic(r, a + ".payload[0].dest",
-                             position_of(yaml, "src: {dependencyName: n"), "dest is required"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".secureHeaders[0].valueFrom", position_of(yaml, "name: h"),
-                             "valueFrom needs one of secretKeyRef and configMapKeyRef"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".sasl.mechanism", position_of(yaml, "mechanism"),
-                             "GSSAPI is not supported by ganglion"));
-  const std::string b = "spec.triggers[1].template.kafka";
-  EXPECT_TRUE(has_diagnostic(r, b + ".payload", position_of(yaml, "kafka:", 2),
-                             "payload is required"));
-  EXPECT_TRUE(has_diagnostic(r, b + ".partition", position_of(yaml, "partition: 0"),
-                             "ganglion sends every message to partition 0", severity::warning));
-  EXPECT_TRUE(has_diagnostic(r, b + ".version", position_of(yaml, "version"), "ignored",
-                             severity::warning));
-  EXPECT_TRUE(has_diagnostic(r, b + ".schemaRegistry", position_of(yaml, "schemaRegistry"),
-                             "ignored: ganglion does not encode Avro", severity::warning));
-}
-
-TEST(model_validate_transport, nats_trigger_rules) {
-  auto yaml = with_triggers(
-    "    - template:\n        name: a\n        nats:\n          parameters:\n"
-    "            - src: {dependencyName: d, dataKey: x}\n"
-    "          auth: {token: {name: t, key: k}, credential: {name: c, key: k}}\n"
-    "          tls: {clientCertSecret: {name: t, key: c}}\n"
-    "    - template:\n        name: b\n"
-    "        nats: {url: \"nats://n\", subject: s, payload: []}\n");
-  auto r = load(yaml);
-  const std::string a = "spec.triggers[0].template.nats";
-  const auto nats = position_of(yaml, "nats:");
-  EXPECT_TRUE(has_diagnostic(r, a + ".url", nats, "url is required"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".subject", nats, "subject is required"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".payload", nats, "payload is required"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".parameters[0].dest", position_of(yaml, "src:"),
-                             "dest is required"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".auth", position_of(yaml, "auth"),
-                             "found token, credential"));
-  EXPECT_TRUE(has_diagnostic(r, a + ".tls", position_of(yaml, "tls"),
-                             "both clientCertSecret and clientKeySecret"));
-  for (const auto& d : r.diagnostics)
-    EXPECT_EQ(d.path.find("spec.triggers[1]"), std::string::npos) << d.to_string();
 }

@@ -58,8 +58,8 @@ dry_run::dry_run(const std::vector<dsl::document>& documents, const trigger_regi
       run.error = ex.what();
     }
     for (const auto& t : run.manifest->spec.triggers) {
-      const auto& types = t.template_.action_types;
-      auto type = types.empty() ? std::string{} : types.front();
+      const auto* action = action_of(t);
+      auto type = action ? action->type : std::string{};
       auto factory = triggers.find(type);
       std::unique_ptr<trigger_executor> executor;
       std::string why;

@@ -48,16 +48,8 @@ const refusal* engine::impl::refusal_of(const std::string& kind, const std::stri
 
 std::vector<std::pair<std::string, std::string>> source_events(const dsl::event_source& es) {
   std::vector<std::pair<std::string, std::string>> events;
-  for (const auto& [name, spec] : es.spec.webhook)
-    events.emplace_back("webhook", name);
-  for (const auto& [name, spec] : es.spec.calendar)
-    events.emplace_back("calendar", name);
-  for (const auto& [name, spec] : es.spec.kafka)
-    events.emplace_back("kafka", name);
-  for (const auto& [name, spec] : es.spec.nats)
-    events.emplace_back("nats", name);
-  for (const auto& u : es.spec.unmodelled)
-    events.emplace_back(u.type, u.name);
+  for (const auto& e : es.spec.events)
+    events.emplace_back(e.type, e.name);
   return events;
 }
 
@@ -116,8 +108,8 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     spdlog::error("trigger {} will not run: {}", status_name, r->text());
     return std::nullopt;
   }
-  const auto& types = t.template_.action_types;
-  auto type = types.empty() ? std::string{} : types.front();
+  const auto* action = action_of(t);
+  auto type = action ? action->type : std::string{};
   auto factory = triggers.find(type);
   if (factory == triggers.end()) {
     auto why = type.empty() ? std::string{"the trigger has no action"}
@@ -140,8 +132,8 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     create_trigger_executor(factory->second, make_context(t));
     if (t.dlq_trigger) {
       const auto& dlq = *t.dlq_trigger;
-      auto dlq_type = dlq.template_.action_types.empty() ? std::string{}
-                                                         : dlq.template_.action_types.front();
+      const auto* dlq_action = action_of(dlq);
+      auto dlq_type = dlq_action ? dlq_action->type : std::string{};
       auto dlq_factory = triggers.find(dlq_type);
       if (dlq_factory == triggers.end())
         throw std::runtime_error("dlqTrigger: " + dlq_type + " triggers are not supported yet");

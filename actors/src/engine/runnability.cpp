@@ -70,15 +70,15 @@ void check_secrets(refusals_builder& b, const dsl::document& doc, const std::str
   }
 }
 
-/// A webhook endpoint's first owner, for clash messages.
-struct endpoint_owner {
+/// The first owner of what a source event holds alone (dsl::spec_claim), for clash messages.
+struct claim_owner {
   std::string object; ///< `<eventsource>/<event>`
   std::string where;  ///< `file:line`
 };
 
 void check_event_source(refusals_builder& b, const dsl::document& doc,
                         const dsl::event_source& es, const runnability_context& cx,
-                        std::map<std::pair<std::string, std::string>, endpoint_owner>& endpoints) {
+                        std::map<std::string, claim_owner>& claims) {
   for (const auto& [type, event] : source_events(es)) {
     auto name = es.metadata.name + "/" + event;
     auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", type), event);
@@ -95,19 +95,24 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
     for (const auto& problem : cx.sources->at(type).check(ctx))
       b.add(doc, "source", name, path, problem);
   }
-  for (const auto& [event, spec] : es.spec.webhook) {
-    auto name = es.metadata.name + "/" + event;
-    if (b.refused("source", name))
+  for (const auto& e : es.spec.events) {
+    auto name = es.metadata.name + "/" + e.name;
+    if (b.refused("source", name) || !cx.sources)
       continue;
-    auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", "webhook"), event);
+    auto factory = cx.sources->find(e.type);
+    if (factory == cx.sources->end() || !factory->second.spec().claim)
+      continue;
+    auto claim = factory->second.spec().claim(e.spec);
+    if (!claim)
+      continue;
+    auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", e.type), e.name);
     auto at = doc.locate(path);
-    auto [it, fresh] = endpoints.try_emplace({spec.port, spec.endpoint},
-                                             endpoint_owner{name, fmt::format("{}:{}", at.file,
-                                                                              at.line)});
+    auto [it, fresh] = claims.try_emplace(
+      claim->what, claim_owner{name, fmt::format("{}:{}", at.file, at.line)});
     if (!fresh)
-      b.add(doc, "source", name, path,
-            fmt::format("port {} path {} is already served by {} ({}); one endpoint, one event",
-                        spec.port, spec.endpoint, it->second.object, it->second.where));
+      b.add(doc, "source", name, dsl::yaml_child_path(path, claim->field),
+            fmt::format("{} is already served by {} ({}); one endpoint, one event", claim->what,
+                        it->second.object, it->second.where));
   }
 }
 
@@ -115,18 +120,18 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
 void check_action(refusals_builder& b, const dsl::document& doc, const std::string& name,
                   const dsl::sensor& sensor, const dsl::trigger& t, const std::string& path,
                   const runnability_context& cx) {
-  const auto& types = t.template_.action_types;
-  if (types.empty())
+  const auto* action = action_of(t);
+  if (!action)
     return;
-  auto at = dsl::yaml_child_path(dsl::yaml_child_path(path, "template"), types.front());
-  if (!cx.triggers || !cx.triggers->count(types.front())) {
+  auto at = dsl::yaml_child_path(dsl::yaml_child_path(path, "template"), action->type);
+  if (!cx.triggers || !cx.triggers->count(action->type)) {
     b.add(doc, "trigger", name, at, not_run_yet);
     return;
   }
   trigger_context ctx;
   ctx.sensor_name = sensor.metadata.name;
   ctx.manifest = &t;
-  for (const auto& problem : cx.triggers->at(types.front()).check(ctx))
+  for (const auto& problem : cx.triggers->at(action->type).check(ctx))
     b.add(doc, "trigger", name, at, problem);
 }
 
@@ -145,10 +150,10 @@ void check_trigger(refusals_builder& b, const dsl::document& doc, const dsl::sen
 std::vector<refusal> check_runnability(const std::vector<dsl::document>& documents,
                                        const runnability_context& context) {
   refusals_builder b;
-  std::map<std::pair<std::string, std::string>, endpoint_owner> endpoints;
+  std::map<std::string, claim_owner> claims;
   for (const auto& doc : documents) {
     if (const auto* es = std::get_if<dsl::event_source>(&doc.body)) {
-      check_event_source(b, doc, *es, context, endpoints);
+      check_event_source(b, doc, *es, context, claims);
     } else if (const auto* s = std::get_if<dsl::sensor>(&doc.body)) {
       const auto& triggers = s->spec.triggers;
       for (std::size_t i = 0; i < triggers.size(); ++i)

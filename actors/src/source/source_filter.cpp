@@ -5,29 +5,19 @@
 
 namespace ganglion::core {
 
-namespace {
-
-template <class Events>
-const dsl::event_source_filter* find_filter(const Events& events, const std::string& name) {
-  auto i = events.find(name);
-  return i != events.end() && i->second.filter ? &*i->second.filter : nullptr;
+const dsl::source_event& event_of(const source_context& ctx) {
+  const auto* event = ctx.manifest ? ctx.manifest->spec.find(ctx.type, ctx.event_name) : nullptr;
+  if (event == nullptr)
+    throw source_error(fmt::format("EventSource {} has no {} event named {}",
+                                   ctx.event_source_name, ctx.type, ctx.event_name));
+  return *event;
 }
-
-} // namespace
 
 const dsl::event_source_filter* filter_of(const source_context& ctx) {
   if (ctx.manifest == nullptr)
     return nullptr;
-  const auto& spec = ctx.manifest->spec;
-  if (ctx.type == "webhook")
-    return find_filter(spec.webhook, ctx.event_name);
-  if (ctx.type == "calendar")
-    return find_filter(spec.calendar, ctx.event_name);
-  if (ctx.type == "kafka")
-    return find_filter(spec.kafka, ctx.event_name);
-  if (ctx.type == "nats")
-    return find_filter(spec.nats, ctx.event_name);
-  return nullptr;
+  const auto* event = ctx.manifest->spec.find(ctx.type, ctx.event_name);
+  return event && event->filter ? &*event->filter : nullptr;
 }
 
 filtered_publisher::filtered_publisher(const std::string& expression, const source_context& ctx)

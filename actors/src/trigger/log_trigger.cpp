@@ -1,14 +1,30 @@
 #include "trigger/log_trigger.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "ganglion/dsl/kind/read.hpp"
+#include "ganglion/dsl/kind/spec_input.hpp"
+
 namespace ganglion::core {
 
 namespace {
+
+/// `template.log`.
+struct log_spec {
+  std::uint64_t interval_seconds = 0;
+};
+
+log_spec read_log_spec(const dsl::spec_read_input& in) {
+  return {static_cast<std::uint64_t>(
+    std::max<std::int64_t>(0, dsl::detail::read_int(in.node, "intervalSeconds")))};
+}
+
+void check_log_spec(const log_spec&, const dsl::spec_check_input&) {}
 
 class log_executor : public trigger_executor {
 public:
@@ -73,11 +89,13 @@ trigger_factory make_log_trigger_factory() {
   auto create = [](const trigger_context& ctx) -> std::unique_ptr<trigger_executor> {
     if (auto problems = check_log_trigger(ctx); !problems.empty())
       throw trigger_error(problems.front());
-    const auto& tmpl = ctx.manifest->template_;
-    std::uint64_t interval = tmpl.log ? tmpl.log->interval_seconds : 0;
-    return std::make_unique<log_executor>(ctx.sensor_name, tmpl.name, interval);
+    const auto* action = action_of(*ctx.manifest);
+    const auto* spec = action ? std::any_cast<log_spec>(&action->spec) : nullptr;
+    return std::make_unique<log_executor>(ctx.sensor_name, ctx.manifest->template_.name,
+                                          spec ? spec->interval_seconds : 0);
   };
-  return {std::move(create), check_log_trigger};
+  return {std::move(create), check_log_trigger,
+          dsl::make_kind_spec<log_spec>(&read_log_spec, &check_log_spec)};
 }
 
 } // namespace ganglion::core

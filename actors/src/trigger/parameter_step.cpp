@@ -44,15 +44,15 @@ private:
 } // namespace
 
 trigger_kind kind_of(const dsl::trigger_template& t) {
-  if (t.http)
-    return {"http", &t.http->parameters, &t.http->payload};
-  if (t.kafka)
-    return {"kafka", &t.kafka->parameters, &t.kafka->payload};
-  if (t.nats)
-    return {"nats", &t.nats->parameters, &t.nats->payload};
-  if (t.log)
-    return {"log", nullptr, nullptr};
-  return {t.action_types.empty() ? std::string{} : t.action_types.front(), nullptr, nullptr};
+  if (t.actions.empty())
+    return {};
+  const auto& action = t.actions.front();
+  return {action.type, &action.parameters, &action.payload};
+}
+
+const dsl::trigger_action* action_of(const dsl::trigger& manifest) {
+  const auto& actions = manifest.template_.actions;
+  return actions.empty() ? nullptr : &actions.front();
 }
 
 bool resource_parameterized(const dsl::trigger& manifest) {
@@ -63,7 +63,7 @@ bool resource_parameterized(const dsl::trigger& manifest) {
 parameter_step::parameter_step(const dsl::trigger& manifest) {
   auto kind = kind_of(manifest.template_);
   if (kind.parameters == nullptr)
-    return; // the kind reads no resource (`log`): Argo's parameters change nothing it does
+    return; // no action: nothing to resolve
   try {
     payload_ = dsl::compile_parameters(*kind.payload, kind.key + ".payload");
     if (resource_parameterized(manifest))

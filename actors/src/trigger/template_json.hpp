@@ -7,8 +7,7 @@
 namespace ganglion::core {
 
 /// The template as JSON text, for template-level parameters: the loaded manifest's, or, for a
-/// trigger built in code, one made of `name`, `conditions` and the modelled fields of its
-/// `http`, `kafka` or `nats` action.
+/// trigger built in code, one made of `name`, `conditions` and each action's JSON.
 std::string template_json(const dsl::trigger_template& t);
 
 } // namespace ganglion::core

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl {
 

@@ -1,9 +1,9 @@
-#include "load/load_common.hpp"
+#include "ganglion/dsl/kind/read.hpp"
 
 #include "ganglion/dsl/duration.hpp"
 #include "yaml/yaml_json.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 

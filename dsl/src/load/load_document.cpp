@@ -1,6 +1,6 @@
 #include "yaml/closest_name.hpp"
-#include "load/load_context.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl {
 

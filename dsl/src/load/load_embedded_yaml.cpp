@@ -1,8 +1,8 @@
-#include "load/load_embedded_yaml.hpp"
+#include "ganglion/dsl/kind/embedded_yaml.hpp"
 
 #include "yaml/yaml_limits.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 

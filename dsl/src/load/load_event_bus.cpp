@@ -1,8 +1,8 @@
-#include "load/load_common.hpp"
+#include "ganglion/dsl/kind/read.hpp"
 #include "load/load_kinds.hpp"
-#include "transports/load_transports.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "load/load_bus_settings.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 

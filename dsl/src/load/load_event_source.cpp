@@ -1,51 +1,40 @@
 #include <algorithm>
 
-#include "load/load_common.hpp"
+#include "ganglion/dsl/kind/read.hpp"
 #include "load/load_kinds.hpp"
-#include "transports/load_transports.hpp"
+#include "ganglion/dsl/kind/spec_input.hpp"
 #include "yaml/yaml_json.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 #include "yaml/yaml_schema.hpp"
+
+namespace ganglion::dsl {
+
+const source_event* event_source_spec::find(std::string_view type, std::string_view name) const {
+  for (const auto& e : events)
+    if (e.type == type && e.name == name)
+      return &e;
+  return nullptr;
+}
+
+} // namespace ganglion::dsl
 
 namespace ganglion::dsl::detail {
 
 namespace {
 
-webhook_event read_webhook(const YAML::Node& node) {
-  webhook_event out;
-  out.endpoint = read_string(node, "endpoint");
-  out.method = read_string(node, "method");
-  out.port = read_string(node, "port");
-  out.url = read_string(node, "url");
-  out.server_cert_secret = read_key_selector(node, "serverCertSecret");
-  out.server_key_secret = read_key_selector(node, "serverKeySecret");
-  out.auth_secret = read_key_selector(node, "authSecret");
-  out.max_payload_size = read_int(node, "maxPayloadSize", out.max_payload_size);
-  out.metadata = read_string_map(node, "metadata");
+/// `spec.<type>.<name>`: its JSON, its filter and, when the kind has a spec step, its model.
+source_event read_event(const std::string& type, const std::string& name, const YAML::Node& node,
+                        std::string_view schema_type, const load_context& cx) {
+  source_event out;
+  out.type = type;
+  out.name = name;
+  out.json = yaml_to_json(node, schema_type).dump();
   out.filter = read_source_filter(node);
-  return out;
-}
-
-calendar_event read_calendar(const YAML::Node& node) {
-  calendar_event out;
-  out.schedule = read_string(node, "schedule");
-  out.interval = read_string(node, "interval");
-  out.exclusion_dates = read_string_list(node, "exclusionDates");
-  out.timezone = read_string(node, "timezone");
-  out.metadata = read_string_map(node, "metadata");
-  auto persistence = child(node, "persistence");
-  if (!is_absent(persistence) && persistence.IsMap()) {
-    calendar_persistence p;
-    auto catchup = child(persistence, "catchup");
-    p.catchup_enabled = read_bool(catchup, "enabled");
-    p.catchup_max_duration = read_string(catchup, "maxDuration");
-    auto config_map = child(persistence, "configMap");
-    p.config_map_name = read_string(config_map, "name");
-    p.config_map_create_if_not_exist = read_bool(config_map, "createIfNotExist");
-    out.persistence = std::move(p);
+  if (auto step = cx.options.kinds.sources.find(type); step != cx.options.kinds.sources.end()) {
+    auto path = child_path(child_path("spec", type), name);
+    out.spec = step->second.read(spec_read_input{node, path, cx});
   }
-  out.filter = read_source_filter(node);
   return out;
 }
 
@@ -74,20 +63,7 @@ event_source load_event_source(const YAML::Node& root, const load_context& cx) {
     for (auto ev = it->second.begin(); ev != it->second.end(); ++ev) {
       if (!ev->first.IsScalar())
         continue;
-      const auto& name = ev->first.Scalar();
-      if (type == "webhook") {
-        out.spec.webhook.emplace(name, read_webhook(ev->second));
-      } else if (type == "calendar") {
-        out.spec.calendar.emplace(name, read_calendar(ev->second));
-      } else if (type == "kafka") {
-        auto path = child_path(child_path("spec", type), name);
-        out.spec.kafka.emplace(name, read_kafka_event(ev->second, path, cx));
-      } else if (type == "nats") {
-        out.spec.nats.emplace(name, read_nats_event(ev->second));
-      } else {
-        out.spec.unmodelled.push_back(
-          unmodelled_event{type, name, yaml_to_json(ev->second, event_type).dump()});
-      }
+      out.spec.events.push_back(read_event(type, ev->first.Scalar(), ev->second, event_type, cx));
     }
   }
   return out;

@@ -8,7 +8,7 @@
 
 #include "load/load_kinds.hpp"
 #include "yaml/yaml_json.hpp"
-#include "yaml/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
 
 // A fingerprint is the part's JSON as Kubernetes would decode it, dumped with sorted keys: two
 // spellings of the same value (quoting, key order, flow or block style) give the same text.

@@ -7,7 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "ganglion/dsl/model.hpp"
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::dsl::detail {
 

@@ -8,14 +8,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include "ganglion/dsl/load.hpp"
-#include "load/load_common.hpp"
+#include "ganglion/dsl/kind/read.hpp"
 #include "load/load_duplicates.hpp"
 #include "load/load_fingerprints.hpp"
 #include "load/load_kinds.hpp"
 #include "validate/validate.hpp"
 #include "yaml/yaml_limits.hpp"
 #include "yaml/yaml_locations.hpp"
-#include "yaml/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
 #include "yaml/yaml_schema.hpp"
 
 namespace ganglion::dsl {

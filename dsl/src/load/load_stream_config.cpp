@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "ganglion/dsl/duration.hpp"
-#include "load/load_embedded_yaml.hpp"
-#include "transports/load_transports.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/embedded_yaml.hpp"
+#include "load/load_bus_settings.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 // Argo reads `streamConfig` with viper: keys in any case, integers for sizes and counts,
 // durations as Go durations or integer nanoseconds, retention and discard as Go enum numbers.

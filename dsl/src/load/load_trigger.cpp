@@ -1,34 +1,28 @@
 #include <algorithm>
 
-#include "load/load_common.hpp"
+#include "ganglion/dsl/kind/read.hpp"
 #include "load/load_kinds.hpp"
-#include "transports/load_transports.hpp"
+#include "ganglion/dsl/kind/spec_input.hpp"
 #include "yaml/yaml_json.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 #include "yaml/yaml_schema.hpp"
 
 namespace ganglion::dsl::detail {
 
 namespace {
 
-http_trigger read_http(const YAML::Node& node) {
-  http_trigger out;
-  out.url = read_string(node, "url");
-  out.method = read_string(node, "method", out.method);
-  if (out.method.empty())
-    out.method = "POST";
-  out.payload = read_parameters(node, "payload");
+/// `template.<type>`: its JSON, its parameter lists and, when the kind has a spec step, its model.
+trigger_action read_action(const std::string& type, const YAML::Node& node, const std::string& path,
+                           const load_context& cx) {
+  trigger_action out;
+  out.type = type;
+  const auto* schema_type = schema_field_type("TriggerTemplate", type);
+  out.json = yaml_to_json(node, schema_type ? *schema_type : "a").dump();
   out.parameters = read_parameters(node, "parameters");
-  out.headers = read_string_map(node, "headers");
-  out.secure_headers = read_secure_headers(node, "secureHeaders");
-  if (auto auth = child(node, "basicAuth"); !is_absent(auth) && auth.IsMap())
-    out.basic_auth_ = basic_auth{read_key_selector(auth, "username"),
-                                 read_key_selector(auth, "password")};
-  out.tls = read_tls(node, "tls");
-  out.timeout_seconds = read_int(node, "timeout", out.timeout_seconds);
-  out.dynamic_headers = read_parameters(node, "dynamicHeaders");
-  out.host = read_string(node, "host");
+  out.payload = read_parameters(node, "payload");
+  if (auto step = cx.options.kinds.triggers.find(type); step != cx.options.kinds.triggers.end())
+    out.spec = step->second.read(spec_read_input{node, path, cx});
   return out;
 }
 
@@ -54,21 +48,7 @@ trigger_template read_template(const YAML::Node& node, const std::string& path,
     if (std::find(trigger_action_types.begin(), trigger_action_types.end(), key)
         == trigger_action_types.end())
       continue;
-    out.action_types.push_back(key);
-    if (key == "http") {
-      out.http = read_http(it->second);
-    } else if (key == "kafka") {
-      out.kafka = read_kafka_trigger(it->second, child_path(path, key), cx);
-    } else if (key == "nats") {
-      out.nats = read_nats_trigger(it->second);
-    } else if (key == "log") {
-      out.log = log_trigger{static_cast<std::uint64_t>(
-        std::max<std::int64_t>(0, read_int(it->second, "intervalSeconds")))};
-    } else {
-      const auto* type = schema_field_type("TriggerTemplate", key);
-      out.unmodelled.push_back(
-        unmodelled_trigger{key, yaml_to_json(it->second, type ? *type : "a").dump()});
-    }
+    out.actions.push_back(read_action(key, it->second, child_path(path, key), cx));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ganglion/dsl/model.hpp"
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::dsl::detail {
 

@@ -1,4 +1,4 @@
-#include "validate/validate_common.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 
 #include "ganglion/dsl/params/parameters.hpp"
 #include "validate/validate_compile.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 
@@ -158,6 +158,15 @@ void validate_parameters(const std::vector<trigger_parameter>& parameters, const
       }
     }
   }
+}
+
+void require_payload(const std::vector<trigger_parameter>& payload, const std::string& path,
+                     const std::string& type, const parameter_scope& scope,
+                     const load_context& cx) {
+  auto at = child_path(path, "payload");
+  if (!present(cx, at))
+    cx.error(at, "payload is required");
+  validate_parameters(payload, at, false, scope, cx, type + ".payload");
 }
 
 } // namespace ganglion::dsl::detail

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "ganglion/dsl/diagnostic.hpp"
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::dsl::detail {
 

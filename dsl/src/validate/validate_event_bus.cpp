@@ -1,9 +1,9 @@
 #include <nlohmann/json.hpp>
 
 #include "validate/validate.hpp"
-#include "transports/validate_clients.hpp"
-#include "validate/validate_common.hpp"
-#include "validate/validate_json.hpp"
+#include "ganglion/dsl/kind/client_rules.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
+#include "ganglion/dsl/kind/json_rules.hpp"
 
 namespace ganglion::dsl::detail {
 

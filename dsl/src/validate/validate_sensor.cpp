@@ -4,11 +4,11 @@
 #include "ganglion/dsl/filter/filter_eval.hpp"
 #include "ganglion/dsl/filter/time_filter.hpp"
 #include "validate/validate.hpp"
-#include "validate/validate_common.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
 #include "validate/validate_compile.hpp"
 #include "validate/validate_time_zone.hpp"
 #include "validate/validate_trigger.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 

@@ -7,7 +7,7 @@
 #include <re2/re2.h>
 
 #include "ganglion/dsl/duration.hpp"
-#include "validate/validate_json.hpp"
+#include "ganglion/dsl/kind/json_rules.hpp"
 
 namespace ganglion::dsl::detail {
 
@@ -103,6 +103,7 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "queue", p, cx);
        required(s, "endpoint", p, cx);
      }},
+    {"calendar", validate_calendar_event},
     {"amqp",
      [](const json& s, const std::string& p, const load_context& cx) {
        if (has(s, "url") == has(s, "urlSecret"))
@@ -342,7 +343,7 @@ const std::map<std::string, rule, std::less<>>& rules() {
 
 } // namespace
 
-void validate_unmodelled_source(const unmodelled_event& event, const std::string& path,
+void validate_unmodelled_source(const source_event& event, const std::string& path,
                                 const load_context& cx) {
   auto spec = json::parse(event.json, nullptr, false);
   if (spec.is_discarded() || !spec.is_object())

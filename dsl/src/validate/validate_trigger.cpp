@@ -8,10 +8,11 @@
 #include "ganglion/dsl/expr/condition.hpp"
 #include "ganglion/dsl/cron.hpp"
 #include "load/load_kinds.hpp"
-#include "transports/validate_actions.hpp"
-#include "validate/validate_common.hpp"
+#include "ganglion/dsl/kind/spec_input.hpp"
+#include "validate/validate_actions.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
 #include "validate/validate_time_zone.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 
@@ -52,11 +53,29 @@ void validate_conditions_reset(const std::vector<conditions_reset>& resets,
   }
 }
 
-std::string list_actions(const std::vector<std::string>& actions) {
+std::string list_actions(const std::vector<trigger_action>& actions) {
   std::string out;
   for (const auto& a : actions)
-    out += (out.empty() ? "" : ", ") + a;
+    out += (out.empty() ? "" : ", ") + a.type;
   return out;
+}
+
+bool has_action(const trigger_template& t, std::string_view type) {
+  return std::any_of(t.actions.begin(), t.actions.end(),
+                     [&](const trigger_action& a) { return a.type == type; });
+}
+
+/// The kind's own rules when it has a spec step, else Argo's rules for the type kept in dsl.
+void validate_action(const trigger_action& action, const std::string& path,
+                     const parameter_scope& scope, const load_context& cx) {
+  const auto& steps = cx.options.kinds.triggers;
+  if (auto step = steps.find(action.type); step != steps.end()) {
+    step->second.check(action.spec, spec_check_input{path, cx, &scope, &action});
+    return;
+  }
+  auto spec = nlohmann::json::parse(action.json, nullptr, false);
+  if (!spec.is_discarded())
+    validate_unmodelled_action(action.type, spec, path, scope, cx);
 }
 
 void validate_template(const trigger_template& t, const std::string& path,
@@ -71,37 +90,23 @@ void validate_template(const trigger_template& t, const std::string& path,
   validate_conditions_reset(t.conditions_reset_, child_path(path, "conditionsReset"), cx);
   for (auto type : trigger_action_types) {
     auto key = child_path(path, type);
-    if (present(cx, key)
-        && std::find(t.action_types.begin(), t.action_types.end(), type) == t.action_types.end())
+    if (present(cx, key) && !has_action(t, type))
       cx.error(key, "an empty \"" + std::string{type} + ":\" defines no action; write \""
                       + std::string{type} + ": {}\" or give its fields");
   }
-  if (t.action_types.empty())
+  if (t.actions.empty())
     cx.error(path, "trigger template must define exactly one action (http, k8s, log, …)");
-  else if (t.action_types.size() > 1)
-    cx.error(child_path(path, t.action_types[1]),
-             "trigger template must define exactly one action, found "
-               + list_actions(t.action_types));
-  if (t.http)
-    validate_http_action(*t.http, child_path(path, "http"), scope, cx);
-  if (t.kafka)
-    validate_kafka_action(*t.kafka, child_path(path, "kafka"), scope, cx);
-  if (t.nats)
-    validate_nats_action(*t.nats, child_path(path, "nats"), scope, cx);
-  for (const auto& action : t.unmodelled) {
-    auto spec = nlohmann::json::parse(action.json, nullptr, false);
-    if (!spec.is_discarded())
-      validate_unmodelled_action(action.type, spec, child_path(path, action.type), scope, cx);
-  }
+  else if (t.actions.size() > 1)
+    cx.error(child_path(path, t.actions[1].type),
+             "trigger template must define exactly one action, found " + list_actions(t.actions));
+  for (const auto& action : t.actions)
+    validate_action(action, child_path(path, action.type), scope, cx);
 }
 
 void validate_policy(const trigger& t, const std::string& path, const load_context& cx) {
   if (!t.policy)
     return;
-  const auto& types = t.template_.action_types;
-  auto uses = [&](std::string_view type) {
-    return std::find(types.begin(), types.end(), type) != types.end();
-  };
+  auto uses = [&](std::string_view type) { return has_action(t.template_, type); };
   if ((uses("k8s") || uses("argoWorkflow")) && t.policy->k8s
       && !present(cx, child_path(child_path(path, "k8s"), "labels")))
     cx.error(child_path(path, "k8s"), "policy.k8s needs the resource labels to wait for");

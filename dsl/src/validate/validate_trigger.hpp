@@ -4,7 +4,7 @@
 #include <string>
 
 #include "ganglion/dsl/model.hpp"
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::dsl::detail {
 

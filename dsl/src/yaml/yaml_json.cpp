@@ -1,6 +1,6 @@
 #include "yaml/yaml_json.hpp"
 
-#include "yaml/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
 #include "yaml/yaml_schema.hpp"
 
 namespace ganglion::dsl::detail {

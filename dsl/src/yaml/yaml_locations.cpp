@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 

@@ -2,7 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::dsl::detail {
 

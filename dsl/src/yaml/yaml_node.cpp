@@ -1,4 +1,4 @@
-#include "yaml/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
 
 #include <array>
 #include <charconv>

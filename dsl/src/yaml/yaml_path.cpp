@@ -1,4 +1,4 @@
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 #include <algorithm>
 

@@ -6,7 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::dsl::detail {
 

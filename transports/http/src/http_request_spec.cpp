@@ -54,7 +54,7 @@ std::string string_field(const nlohmann::json& http, const char* name) {
 } // namespace
 
 request_template make_request_template(const core::trigger_context& ctx) {
-  const auto& spec = *ctx.manifest->template_.http;
+  const auto& spec = core::spec_of<trigger_spec>(ctx);
   request_template t;
   t.fields = request_fields{spec.url, spec.method, spec.headers, spec.host, spec.timeout_seconds};
   for (const auto& header : spec.secure_headers) {
@@ -67,12 +67,12 @@ request_template make_request_template(const core::trigger_context& ctx) {
     t.secure_headers.emplace_back(header.name,
                                   core::read_trigger_secret(ctx, *header.secret, "secureHeaders"));
   }
-  if (spec.basic_auth_) {
+  if (spec.basic_auth) {
     std::string user, password;
-    if (spec.basic_auth_->username)
-      user = core::read_trigger_secret(ctx, *spec.basic_auth_->username, "basicAuth.username");
-    if (spec.basic_auth_->password)
-      password = core::read_trigger_secret(ctx, *spec.basic_auth_->password, "basicAuth.password");
+    if (spec.basic_auth->username)
+      user = core::read_trigger_secret(ctx, *spec.basic_auth->username, "basicAuth.username");
+    if (spec.basic_auth->password)
+      password = core::read_trigger_secret(ctx, *spec.basic_auth->password, "basicAuth.password");
     t.basic_auth.emplace(std::move(user), std::move(password));
   }
   if (spec.tls) {

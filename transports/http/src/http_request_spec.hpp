@@ -10,6 +10,7 @@
 
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/http/client.hpp"
+#include "ganglion/http/spec.hpp"
 
 namespace ganglion::http::detail {
 

@@ -95,10 +95,14 @@ std::unique_ptr<core::trigger_executor> create(const std::shared_ptr<client>& re
 } // namespace
 
 std::vector<std::string> check_http_trigger(const core::trigger_context& ctx) {
-  if (ctx.manifest == nullptr || !ctx.manifest->template_.http)
-    return {"http trigger started without template.http"};
+  const trigger_spec* found = nullptr;
+  try {
+    found = &core::spec_of<trigger_spec>(ctx);
+  } catch (const core::trigger_error& e) {
+    return {e.what()};
+  }
   const auto& manifest = *ctx.manifest;
-  const auto& spec = *manifest.template_.http;
+  const auto& spec = *found;
   std::vector<std::string> problems;
   if (!spec.dynamic_headers.empty())
     problems.emplace_back("http.dynamicHeaders are not supported yet");
@@ -127,7 +131,7 @@ core::trigger_factory make_http_trigger_factory(std::shared_ptr<client> requests
   return {[requests = std::move(requests)](const core::trigger_context& ctx) {
             return create(requests, ctx);
           },
-          check_http_trigger};
+          check_http_trigger, trigger_spec_step()};
 }
 
 } // namespace ganglion::http

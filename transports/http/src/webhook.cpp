@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "ganglion/http/spec.hpp"
 #include "ganglion/http/webhook_event.hpp"
 
 namespace ganglion::http {
@@ -179,7 +180,7 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
     throw core::source_error(problems.front());
   if (!ctx.bus)
     throw core::source_error("webhook source started without a bus");
-  const dsl::webhook_event& spec = ctx.manifest->spec.webhook.at(ctx.event_name);
+  const auto& spec = core::spec_of<webhook_spec>(ctx);
   auto port = parse_port(spec.port);
 
   auto state = std::make_shared<endpoint_state>(endpoint_state{
@@ -218,13 +219,13 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
 } // namespace
 
 std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
-  if (ctx.manifest == nullptr)
-    return {"webhook source started without its EventSource"};
-  auto found = ctx.manifest->spec.webhook.find(ctx.event_name);
-  if (found == ctx.manifest->spec.webhook.end())
-    return {fmt::format("EventSource {} has no webhook event named {}", ctx.event_source_name,
-                        ctx.event_name)};
-  const dsl::webhook_event& spec = found->second;
+  const webhook_spec* found = nullptr;
+  try {
+    found = &core::spec_of<webhook_spec>(ctx);
+  } catch (const core::source_error& e) {
+    return {e.what()};
+  }
+  const auto& spec = *found;
   std::vector<std::string> problems;
   if (spec.endpoint.empty() || spec.endpoint.front() != '/')
     problems.push_back(fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
@@ -247,7 +248,7 @@ core::source_factory make_webhook_source_factory(std::shared_ptr<server_pool> se
                                                  std::string bind_host) {
   return {[servers = std::move(servers), bind_host = std::move(bind_host)](
             const core::source_context& ctx) { return start_webhook(*servers, bind_host, ctx); },
-          check_webhook_source};
+          check_webhook_source, webhook_spec_step()};
 }
 
 } // namespace ganglion::http

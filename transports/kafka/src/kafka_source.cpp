@@ -1,5 +1,7 @@
 #include "ganglion/kafka/kafka_source.hpp"
 
+#include "ganglion/kafka/spec.hpp"
+
 #include <charconv>
 
 #include <fmt/format.h>
@@ -45,19 +47,13 @@ std::int32_t parse_partition(const std::string& text) {
   return value;
 }
 
-const dsl::kafka_event& find_spec(const core::source_context& ctx) {
-  if (ctx.manifest == nullptr)
-    throw core::source_error("kafka source started without its EventSource");
-  auto found = ctx.manifest->spec.kafka.find(ctx.event_name);
-  if (found == ctx.manifest->spec.kafka.end())
-    throw core::source_error(fmt::format("EventSource {} has no kafka event named {}",
-                                         ctx.event_source_name, ctx.event_name));
-  return found->second;
+const event_spec& find_spec(const core::source_context& ctx) {
+  return core::spec_of<event_spec>(ctx);
 }
 
 /// The consumer's librdkafka properties before the spec's own `config`.
 std::map<std::string, std::string> consumer_properties(const core::source_context& ctx,
-                                                       const dsl::kafka_event& spec) {
+                                                       const event_spec& spec) {
   std::map<std::string, std::string> props{{"enable.auto.commit", "false"},
                                            {"enable.auto.offset.store", "false"}};
   if (spec.consumer_group) {
@@ -130,7 +126,7 @@ std::unique_ptr<core::source> start(const source_options& options,
 } // namespace
 
 std::vector<std::string> check_kafka_source(const core::source_context& ctx) {
-  const dsl::kafka_event* found = nullptr;
+  const event_spec* found = nullptr;
   try {
     found = &find_spec(ctx);
   } catch (const core::source_error& e) {
@@ -161,7 +157,7 @@ std::vector<std::string> check_kafka_source(const core::source_context& ctx) {
 
 core::source_factory make_kafka_source_factory(source_options options) {
   return {[options](const core::source_context& ctx) { return start(options, ctx); },
-          check_kafka_source};
+          check_kafka_source, source_spec_step()};
 }
 
 } // namespace ganglion::kafka

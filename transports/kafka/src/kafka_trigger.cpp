@@ -1,5 +1,7 @@
 #include "ganglion/kafka/kafka_trigger.hpp"
 
+#include "ganglion/kafka/spec.hpp"
+
 #include <fmt/format.h>
 
 #include "client_config.hpp"
@@ -24,8 +26,8 @@ public:
   kafka_executor(const core::trigger_context& ctx, const trigger_options& options)
     : parameterized_(core::resource_parameterized(*ctx.manifest)) {
     const auto& manifest = *ctx.manifest;
-    const auto& spec = *manifest.template_.kafka;
-    if (spec.payload.empty())
+    const auto& spec = core::spec_of<trigger_spec>(ctx);
+    if (core::action_of(manifest)->payload.empty())
       throw core::trigger_error("kafka.payload: payload parameters are not specified");
     for (const auto& header : spec.secure_headers) {
       if (header.config_map)
@@ -94,11 +96,15 @@ private:
 } // namespace
 
 std::vector<std::string> check_kafka_trigger(const core::trigger_context& ctx) {
-  if (ctx.manifest == nullptr || !ctx.manifest->template_.kafka)
-    return {"kafka trigger started without template.kafka"};
+  const trigger_spec* found = nullptr;
+  try {
+    found = &core::spec_of<trigger_spec>(ctx);
+  } catch (const core::trigger_error& e) {
+    return {e.what()};
+  }
   const auto& manifest = *ctx.manifest;
-  const auto& spec = *manifest.template_.kafka;
-  if (spec.payload.empty())
+  const auto& spec = *found;
+  if (core::action_of(manifest)->payload.empty())
     return {"kafka.payload: payload parameters are not specified"};
   std::vector<std::string> problems;
   for (const auto& header : spec.secure_headers)
@@ -126,7 +132,7 @@ core::trigger_factory make_kafka_trigger_factory(trigger_options options) {
       throw core::trigger_error(problems.front());
     return std::make_unique<kafka_executor>(ctx, options);
   };
-  return {std::move(create), check_kafka_trigger};
+  return {std::move(create), check_kafka_trigger, trigger_spec_step()};
 }
 
 } // namespace ganglion::kafka

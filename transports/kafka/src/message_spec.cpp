@@ -7,7 +7,7 @@
 
 namespace ganglion::kafka::detail {
 
-message_fields fields_of(const dsl::kafka_trigger& spec) {
+message_fields fields_of(const trigger_spec& spec) {
   return message_fields{spec.topic, spec.partitioning_key, spec.partition, spec.headers};
 }
 

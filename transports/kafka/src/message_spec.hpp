@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ganglion/core/trigger.hpp"
+#include "ganglion/kafka/spec.hpp"
 
 namespace ganglion::kafka::detail {
 
@@ -30,7 +31,7 @@ struct message {
 };
 
 /// The trigger's fields as the manifest gives them.
-message_fields fields_of(const dsl::kafka_trigger& spec);
+message_fields fields_of(const trigger_spec& spec);
 
 /// The per-message fields of a KafkaTrigger given as JSON text. Throws std::runtime_error when
 /// the text is not an object or a field has the wrong type.

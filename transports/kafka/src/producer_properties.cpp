@@ -19,7 +19,7 @@ bool has_snappy() {
 
 } // namespace
 
-std::map<std::string, std::string> producer_properties(const dsl::kafka_trigger& spec,
+std::map<std::string, std::string> producer_properties(const trigger_spec& spec,
                                                        const trigger_options& options,
                                                        const std::string& client) {
   auto acks = spec.required_acks == 0 || spec.required_acks == -1

@@ -16,6 +16,7 @@
 
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/model.hpp"
+#include "ganglion/nats/spec.hpp"
 
 namespace ganglion::nats {
 
@@ -70,7 +71,7 @@ public:
 
 /// Reads the secrets of `auth` (the first kind set: basic, token, nkey, credential). `field` is
 /// the YAML path used in messages (`nats.auth`). Throws connection_error naming the secret.
-credentials resolve_credentials(const dsl::nats_auth& auth, const core::secret_store* secrets,
+credentials resolve_credentials(const auth_spec& auth, const core::secret_store* secrets,
                                 const std::string& field);
 
 /// Reads the PEM secrets of `tls`. Throws connection_error naming the secret.

@@ -23,7 +23,7 @@ std::string read_secret(const core::secret_store* secrets, const dsl::secret_key
 
 } // namespace
 
-credentials resolve_credentials(const dsl::nats_auth& auth, const core::secret_store* secrets,
+credentials resolve_credentials(const auth_spec& auth, const core::secret_store* secrets,
                                 const std::string& field) {
   credentials out;
   // Argo's order of precedence when several are given.

@@ -43,7 +43,7 @@ header_map read_headers(natsMsg* msg) {
 
 /// What the message callback needs. Shared with publish outcomes still in flight.
 struct source_state : std::enable_shared_from_this<source_state> {
-  source_state(const core::source_context& ctx, const dsl::nats_event& spec, const options& opts)
+  source_state(const core::source_context& ctx, const event_spec& spec, const options& opts)
     : name(fmt::format("nats source {}/{}", ctx.event_source_name, ctx.event_name)),
       event_source(ctx.event_source_name), event_name(ctx.event_name),
       json_body(spec.json_body), metadata(spec.metadata), bus(ctx.bus),
@@ -204,7 +204,7 @@ private:
 std::unique_ptr<core::source> start_source(const options& opts, const core::source_context& ctx) {
   if (auto problems = check_source(ctx); !problems.empty())
     throw core::source_error(problems.front());
-  const dsl::nats_event& spec = ctx.manifest->spec.nats.at(ctx.event_name);
+  const auto& spec = core::spec_of<event_spec>(ctx);
   if (!ctx.bus)
     throw core::source_error("nats source started without a bus");
   auto state = std::make_shared<source_state>(ctx, spec, opts);
@@ -253,13 +253,13 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
 } // namespace
 
 std::vector<std::string> check_source(const core::source_context& ctx) {
-  if (ctx.manifest == nullptr)
-    return {"nats source started without its EventSource"};
-  auto found = ctx.manifest->spec.nats.find(ctx.event_name);
-  if (found == ctx.manifest->spec.nats.end())
-    return {fmt::format("EventSource {} has no nats event named {}", ctx.event_source_name,
-                        ctx.event_name)};
-  const dsl::nats_event& spec = found->second;
+  const event_spec* found = nullptr;
+  try {
+    found = &core::spec_of<event_spec>(ctx);
+  } catch (const core::source_error& e) {
+    return {e.what()};
+  }
+  const auto& spec = *found;
   auto name = fmt::format("nats source {}/{}", ctx.event_source_name, ctx.event_name);
   std::vector<std::string> problems;
   if (spec.url.empty())
@@ -271,7 +271,7 @@ std::vector<std::string> check_source(const core::source_context& ctx) {
 
 core::source_factory make_source_factory(options opts) {
   return {[opts](const core::source_context& ctx) { return start_source(opts, ctx); },
-          check_source};
+          check_source, source_spec_step()};
 }
 
 } // namespace ganglion::nats

@@ -40,13 +40,13 @@ public:
 
   nats_executor(const options& opts, const core::trigger_context& ctx) {
     const auto& manifest = *ctx.manifest;
-    const auto& spec = *manifest.template_.nats;
+    const auto& spec = core::spec_of<trigger_spec>(ctx);
     const auto name = fmt::format("nats trigger {}/{}", ctx.sensor_name, manifest.template_.name);
     if (spec.url.empty())
       throw core::trigger_error(fmt::format("{}: nats.url can't be empty", name));
     if (spec.subject.empty())
       throw core::trigger_error(fmt::format("{}: nats.subject can't be empty", name));
-    if (spec.payload.empty())
+    if (core::action_of(manifest)->payload.empty())
       throw core::trigger_error(fmt::format(
         "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
     subject_ = spec.subject;
@@ -109,17 +109,21 @@ private:
 } // namespace
 
 std::vector<std::string> check_trigger(const core::trigger_context& ctx) {
-  if (ctx.manifest == nullptr || !ctx.manifest->template_.nats)
-    return {"nats trigger started without template.nats"};
+  const trigger_spec* found = nullptr;
+  try {
+    found = &core::spec_of<trigger_spec>(ctx);
+  } catch (const core::trigger_error& e) {
+    return {e.what()};
+  }
   const auto& manifest = *ctx.manifest;
-  const auto& spec = *manifest.template_.nats;
+  const auto& spec = *found;
   const auto name = fmt::format("nats trigger {}/{}", ctx.sensor_name, manifest.template_.name);
   std::vector<std::string> problems;
   if (spec.url.empty())
     problems.push_back(fmt::format("{}: nats.url can't be empty", name));
   if (spec.subject.empty())
     problems.push_back(fmt::format("{}: nats.subject can't be empty", name));
-  if (spec.payload.empty())
+  if (core::action_of(manifest)->payload.empty())
     problems.push_back(fmt::format(
       "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
   // The parameters are compiled by validate and by the core parameter step.
@@ -133,7 +137,7 @@ core::trigger_factory make_trigger_factory(options opts) {
       throw core::trigger_error(problems.front());
     return std::make_unique<nats_executor>(opts, ctx);
   };
-  return {std::move(create), check_trigger};
+  return {std::move(create), check_trigger, trigger_spec_step()};
 }
 
 } // namespace ganglion::nats

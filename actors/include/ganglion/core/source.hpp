@@ -1,5 +1,6 @@
 #pragma once
 
+#include <any>
 #include <functional>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "ganglion/core/bus.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/dsl/kind_spec.hpp"
 #include "ganglion/dsl/model.hpp"
 
 namespace ganglion::core {
@@ -63,6 +65,11 @@ public:
   source_factory(create_function create, source_check check)
     : create_(std::move(create)), check_(std::move(check)) {}
 
+  /// A kind with a check step and a spec step (how dsl reads and checks its part of a
+  /// manifest; ganglion/dsl/kind_spec.hpp).
+  source_factory(create_function create, source_check check, dsl::kind_spec spec)
+    : create_(std::move(create)), check_(std::move(check)), spec_(std::move(spec)) {}
+
   /// Starts a source. Throws source_error.
   std::unique_ptr<source> operator()(const source_context& ctx) const { return create_(ctx); }
 
@@ -71,9 +78,13 @@ public:
     return check_ ? check_(ctx) : std::vector<std::string>{};
   }
 
+  /// The kind's spec step (empty functions: the kind has none).
+  const dsl::kind_spec& spec() const noexcept { return spec_; }
+
 private:
   create_function create_;
   source_check check_;
+  dsl::kind_spec spec_;
 };
 
 /// Starts the source of `ctx` with `factory` behind the core's source step: when the event has
@@ -85,5 +96,19 @@ std::unique_ptr<source> start_source(const source_factory& factory, source_conte
 
 /// Source factories by spec key (`webhook`, `calendar` …).
 using source_registry = std::map<std::string, source_factory>;
+
+/// The event `ctx` names in its manifest; throws source_error when there is none.
+const dsl::source_event& event_of(const source_context& ctx);
+
+/// The kind's model of `ctx`'s event (what its spec step read); throws source_error when the
+/// manifest was loaded without that step.
+template <class Model>
+const Model& spec_of(const source_context& ctx) {
+  const auto& event = event_of(ctx);
+  if (const auto* model = std::any_cast<Model>(&event.spec))
+    return *model;
+  throw source_error("spec." + event.type + "." + event.name
+                     + " was loaded without the spec step of its kind");
+}
 
 } // namespace ganglion::core

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <any>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -11,6 +12,7 @@
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/dsl/kind_spec.hpp"
 #include "ganglion/dsl/model.hpp"
 
 namespace ganglion::core {
@@ -103,6 +105,11 @@ public:
   trigger_factory(create_function create, trigger_check check)
     : create_(std::move(create)), check_(std::move(check)) {}
 
+  /// A kind with a check step and a spec step (how dsl reads and checks its part of a
+  /// manifest; ganglion/dsl/kind_spec.hpp).
+  trigger_factory(create_function create, trigger_check check, dsl::kind_spec spec)
+    : create_(std::move(create)), check_(std::move(check)), spec_(std::move(spec)) {}
+
   /// Creates an executor. Throws trigger_error.
   std::unique_ptr<trigger_executor> operator()(const trigger_context& ctx) const {
     return create_(ctx);
@@ -113,9 +120,13 @@ public:
     return check_ ? check_(ctx) : std::vector<std::string>{};
   }
 
+  /// The kind's spec step (empty functions: the kind has none).
+  const dsl::kind_spec& spec() const noexcept { return spec_; }
+
 private:
   create_function create_;
   trigger_check check_;
+  dsl::kind_spec spec_;
 };
 
 /// Whether `parameters[]` or `<kind>.parameters[]` is given: each invocation then carries the
@@ -131,6 +142,22 @@ std::unique_ptr<trigger_executor> create_trigger_executor(const trigger_factory&
 
 /// Trigger factories by template key (`http`, `log` …).
 using trigger_registry = std::map<std::string, trigger_factory>;
+
+/// The action of `manifest` (its template's only action); nullptr when it has none.
+const dsl::trigger_action* action_of(const dsl::trigger& manifest);
+
+/// The kind's model of `ctx`'s action (what its spec step read); throws trigger_error when the
+/// manifest was loaded without that step.
+template <class Model>
+const Model& spec_of(const trigger_context& ctx) {
+  const auto* action = ctx.manifest ? action_of(*ctx.manifest) : nullptr;
+  if (!action)
+    throw trigger_error("the trigger template has no action");
+  if (const auto* model = std::any_cast<Model>(&action->spec))
+    return *model;
+  throw trigger_error("template." + action->type
+                      + " was loaded without the spec step of its kind");
+}
 
 /// Adds the trigger kinds the engine runs itself (`log`) to `registry`, keeping any already there.
 void add_engine_triggers(trigger_registry& registry);

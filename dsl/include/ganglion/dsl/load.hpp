@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ganglion/dsl/diagnostic.hpp"
+#include "ganglion/dsl/kind_spec.hpp"
 #include "ganglion/dsl/model.hpp"
 
 namespace ganglion::dsl {
@@ -21,6 +22,9 @@ struct load_options {
   int max_depth = 100;
   /// Nodes the documents of one file may have with every alias expanded ("billion laughs").
   std::size_t max_nodes = 1'000'000;
+  /// The spec steps of the source and trigger kinds to read and check; a type without one is
+  /// kept as JSON (and checked with Argo's rules for it where dsl has them).
+  kind_specs kinds;
 };
 
 /// Documents loaded from manifest files, and every problem found in them.

@@ -64,15 +64,7 @@ struct sasl_config {
   std::optional<secret_key_selector> password_secret;
 };
 
-/// `auth` of a NATS client (one of them).
-struct nats_auth {
-  std::optional<basic_auth> basic;
-  std::optional<secret_key_selector> token;
-  std::optional<secret_key_selector> nkey;       ///< an nkey seed
-  std::optional<secret_key_selector> credential; ///< a `.creds` file (JWT + seed)
-};
-
-/// `consumerGroup` of a Kafka event source.
+/// `consumerGroup` of a Kafka event source and of the Kafka EventBus.
 struct kafka_consumer_group {
   std::string group_name;
   bool oldest = false;             ///< start at the oldest offset when the group has none

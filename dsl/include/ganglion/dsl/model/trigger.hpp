@@ -2,6 +2,7 @@
 
 // The trigger model: `triggers[]` of a Sensor, its template, parameters and policies.
 
+#include <any>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -55,62 +56,17 @@ struct rate_limit {
   std::int32_t requests_per_unit = 0;
 };
 
-/// `template.kafka`: produce a message per firing.
-struct kafka_trigger {
-  std::string url;
-  std::string topic;
-  std::optional<std::int32_t> partition; ///< deprecated in Argo; honoured when set
-  std::string partitioning_key;          ///< the message key (empty: no key)
-  /// 1 (the leader) | -1 (all in-sync replicas). Argo's producer reads absent and 0 as -1
-  /// (sarama.WaitForAll), whatever its API comment says; so does ganglion.
-  std::int32_t required_acks = -1;
-  bool compress = false;                 ///< snappy
-  std::int32_t flush_frequency_ms = 500; ///< Argo's batching; ganglion sends at once (linger 5 ms)
-  std::string version;
-  std::optional<tls_config> tls;
-  std::optional<sasl_config> sasl;
-  std::map<std::string, std::string> headers;
-  std::vector<secure_header> secure_headers;
-  std::vector<trigger_parameter> payload;
-  std::vector<trigger_parameter> parameters;
-};
-
-/// `template.nats`: publish a message per firing.
-struct nats_trigger {
-  std::string url;
-  std::string subject;
-  std::vector<trigger_parameter> payload;
-  std::vector<trigger_parameter> parameters;
-  std::optional<tls_config> tls;
-  std::optional<nats_auth> auth;
-};
-
-/// `template.http`.
-struct http_trigger {
-  std::string url;
-  std::string method = "POST";
-  std::vector<trigger_parameter> payload;
-  std::vector<trigger_parameter> parameters;
-  std::map<std::string, std::string> headers;
-  std::vector<secure_header> secure_headers;
-  std::optional<basic_auth> basic_auth_;
-  std::optional<tls_config> tls;
-  std::int64_t timeout_seconds = 60;
-  /// `dynamicHeaders`: parameters whose `dest` names a header.
-  std::vector<trigger_parameter> dynamic_headers;
-  /// `host`: the Host header to send (virtual hosting).
-  std::string host;
-};
-
-/// `template.log`.
-struct log_trigger {
-  std::uint64_t interval_seconds = 0;
-};
-
-/// A trigger action type that is recognised but not executed yet (k8s, argoWorkflow, kafka …).
-struct unmodelled_trigger {
-  std::string type; ///< the template key, e.g. `k8s`
+/// `template.<type>`: the action of a trigger (`http`, `kafka`, `k8s` …).
+struct trigger_action {
+  std::string type; ///< the template key, e.g. `http`
   std::string json; ///< its spec as JSON text
+  /// `<type>.parameters[]`, which the core applies to every kind.
+  std::vector<trigger_parameter> parameters;
+  /// `<type>.payload[]`, which the core turns into the payload for every kind.
+  std::vector<trigger_parameter> payload;
+  /// The kind's own model, from its spec step (dsl::kind_spec); empty for a type this program
+  /// does not run.
+  std::any spec;
 };
 
 /// `conditionsReset[]`.
@@ -124,13 +80,8 @@ struct trigger_template {
   std::string name;
   std::string conditions;
   std::vector<conditions_reset> conditions_reset_;
-  std::optional<http_trigger> http;
-  std::optional<log_trigger> log;
-  std::optional<kafka_trigger> kafka;
-  std::optional<nats_trigger> nats;
-  std::vector<unmodelled_trigger> unmodelled;
-  /// The action keys present, in manifest order (exactly one is valid).
-  std::vector<std::string> action_types;
+  /// The actions present, in manifest order (exactly one is valid).
+  std::vector<trigger_action> actions;
   /// The whole template (name, conditions, the action …) as JSON text, for template parameters.
   std::string json;
 };

@@ -1,11 +1,13 @@
-// YAML → typed model for the Kafka and NATS sources and triggers: every Argo field lands in its
-// struct field, defaults follow Argo, and a source's `config` keeps only librdkafka properties.
+// YAML → the kafka kind's model (spec.kafka.<event>, template.kafka): every Argo field lands in
+// its struct field, defaults follow Argo, and a source's `config` keeps only librdkafka properties.
 
 #include <gtest/gtest.h>
 
+#include "ganglion/kafka/spec.hpp"
 #include "model_test_support.hpp"
 
 using namespace ganglion::dsl;
+namespace kafka = ganglion::kafka;
 using namespace ganglion::dsl::testing;
 
 namespace {
@@ -27,7 +29,7 @@ const trigger_template& only_template(const load_result& r) {
 
 } // namespace
 
-TEST(model_mapping_transport, kafka_event_source_fields_are_modelled) {
+TEST(kafka_spec_mapping, kafka_event_source_fields_are_modelled) {
   auto r = load(R"(apiVersion: argoproj.io/v1alpha1
 kind: EventSource
 metadata: {name: es}
@@ -53,8 +55,7 @@ spec:
 )");
   const auto& es = only<event_source>(r);
   ASSERT_TRUE(clean(r));
-  EXPECT_TRUE(es.spec.unmodelled.empty());
-  const auto& k = es.spec.kafka.at("orders");
+  const auto& k = event_spec<kafka::event_spec>(es, "kafka", "orders");
   EXPECT_EQ(k.url, "k1:9092,k2:9092");
   EXPECT_EQ(k.topic, "orders");
   EXPECT_EQ(k.partition, "3");
@@ -71,11 +72,11 @@ spec:
   EXPECT_EQ(k.sasl->user_secret->key, "user");
   EXPECT_EQ(k.sasl->password_secret->key, "password");
   EXPECT_EQ(k.metadata.at("team"), "a");
-  EXPECT_EQ(k.filter->expression, "body.n > 1");
+  EXPECT_EQ(es.spec.find("kafka", "orders")->filter->expression, "body.n > 1");
   EXPECT_TRUE(k.config.empty());
 }
 
-TEST(model_mapping_transport, kafka_consumer_group_and_sasl_defaults) {
+TEST(kafka_spec_mapping, kafka_consumer_group_and_sasl_defaults) {
   auto r = load(R"(apiVersion: argoproj.io/v1alpha1
 kind: EventSource
 metadata: {name: es}
@@ -89,7 +90,7 @@ spec:
         userSecret: {name: kafka, key: user}
         passwordSecret: {name: kafka, key: password}
 )");
-  const auto& k = only<event_source>(r).spec.kafka.at("grouped");
+  const auto& k = event_spec<kafka::event_spec>(only<event_source>(r), "kafka", "grouped");
   ASSERT_TRUE(clean(r));
   ASSERT_TRUE(k.consumer_group);
   EXPECT_EQ(k.consumer_group->group_name, "g1");
@@ -102,7 +103,7 @@ spec:
   EXPECT_EQ(k.sasl->mechanism, "PLAIN");
 }
 
-TEST(model_mapping_transport, kafka_config_keeps_librdkafka_properties_and_warns_on_the_rest) {
+TEST(kafka_spec_mapping, kafka_config_keeps_librdkafka_properties_and_warns_on_the_rest) {
   const std::string yaml = R"(apiVersion: argoproj.io/v1alpha1
 kind: EventSource
 metadata: {name: es}
@@ -122,7 +123,7 @@ spec:
         group.id: sneaky
 )";
   auto r = load(yaml);
-  const auto& k = only<event_source>(r).spec.kafka.at("k");
+  const auto& k = event_spec<kafka::event_spec>(only<event_source>(r), "kafka", "k");
   EXPECT_FALSE(has_errors(r.diagnostics)) << dump(r);
   EXPECT_EQ(k.config, (std::map<std::string, std::string>{{"client.id", "ganglion-1"},
                                                           {"fetch.min.bytes", "1024"},
@@ -134,7 +135,7 @@ spec:
                              "ganglion sets group.id itself", severity::warning));
 }
 
-TEST(model_mapping_transport, kafka_config_values_that_do_not_fit_are_errors_at_their_line) {
+TEST(kafka_spec_mapping, kafka_config_values_that_do_not_fit_are_errors_at_their_line) {
   const std::string yaml = R"(apiVersion: argoproj.io/v1alpha1
 kind: EventSource
 metadata: {name: es}
@@ -163,60 +164,7 @@ spec:
                              "invalid YAML in config"));
 }
 
-TEST(model_mapping_transport, nats_event_source_fields_are_modelled) {
-  auto r = load(R"(apiVersion: argoproj.io/v1alpha1
-kind: EventSource
-metadata: {name: es}
-spec:
-  nats:
-    orders:
-      url: nats://n:4222
-      subject: orders.>
-      queue: workers
-      jsonBody: true
-      tls: {caCertSecret: {name: tls, key: ca}}
-      auth:
-        basic:
-          username: {name: nats, key: user}
-          password: {name: nats, key: password}
-      metadata: {team: a}
-      filter: {expression: "true"}
-    tokened:
-      url: nats://n:4222
-      subject: s
-      auth: {token: {name: nats, key: token}}
-    keyed:
-      url: nats://n:4222
-      subject: s
-      auth: {nkey: {name: nats, key: seed}}
-    creds:
-      url: nats://n:4222
-      subject: s
-      auth: {credential: {name: nats, key: creds}}
-)");
-  const auto& es = only<event_source>(r);
-  ASSERT_TRUE(clean(r));
-  EXPECT_TRUE(es.spec.unmodelled.empty());
-  const auto& n = es.spec.nats.at("orders");
-  EXPECT_EQ(n.url, "nats://n:4222");
-  EXPECT_EQ(n.subject, "orders.>");
-  EXPECT_EQ(n.queue, "workers");
-  EXPECT_TRUE(n.json_body);
-  EXPECT_EQ(n.tls->ca_cert_secret->key, "ca");
-  ASSERT_TRUE(n.auth && n.auth->basic);
-  EXPECT_EQ(n.auth->basic->username->key, "user");
-  EXPECT_EQ(n.auth->basic->password->key, "password");
-  EXPECT_FALSE(n.auth->token);
-  EXPECT_EQ(n.metadata.at("team"), "a");
-  EXPECT_EQ(n.filter->expression, "true");
-  EXPECT_EQ(es.spec.nats.at("tokened").auth->token->key, "token");
-  EXPECT_EQ(es.spec.nats.at("keyed").auth->nkey->key, "seed");
-  EXPECT_EQ(es.spec.nats.at("creds").auth->credential->key, "creds");
-  EXPECT_FALSE(es.spec.nats.at("creds").json_body);
-  EXPECT_EQ(es.spec.nats.at("creds").queue, "");
-}
-
-TEST(model_mapping_transport, kafka_trigger_fields_are_modelled) {
+TEST(kafka_spec_mapping, kafka_trigger_fields_are_modelled) {
   auto r = load(sensor_header + R"(    - template:
         name: produce
         kafka:
@@ -245,10 +193,9 @@ TEST(model_mapping_transport, kafka_trigger_fields_are_modelled) {
 )");
   const auto& t = only_template(r);
   EXPECT_FALSE(has_errors(r.diagnostics)) << dump(r);
-  EXPECT_TRUE(t.unmodelled.empty());
-  EXPECT_EQ(t.action_types, std::vector<std::string>{"kafka"});
-  ASSERT_TRUE(t.kafka);
-  const auto& k = *t.kafka;
+  ASSERT_EQ(t.actions.size(), 1u);
+  EXPECT_EQ(t.actions[0].type, "kafka");
+  const auto& k = action_spec<kafka::trigger_spec>(t);
   EXPECT_EQ(k.url, "k1:9092,k2:9092");
   EXPECT_EQ(k.topic, "out");
   EXPECT_EQ(k.partition, 2);
@@ -262,17 +209,17 @@ TEST(model_mapping_transport, kafka_trigger_fields_are_modelled) {
   ASSERT_EQ(k.secure_headers.size(), 1u);
   EXPECT_EQ(k.secure_headers[0].name, "x-token");
   EXPECT_EQ(k.secure_headers[0].secret->key, "token");
-  ASSERT_EQ(k.payload.size(), 1u);
-  EXPECT_EQ(k.payload[0].dest, "order");
-  EXPECT_EQ(k.payload[0].src.data_key, "body");
-  ASSERT_EQ(k.parameters.size(), 1u);
-  EXPECT_EQ(k.parameters[0].dest, "partitioningKey");
+  ASSERT_EQ(t.actions[0].payload.size(), 1u);
+  EXPECT_EQ(t.actions[0].payload[0].dest, "order");
+  EXPECT_EQ(t.actions[0].payload[0].src.data_key, "body");
+  ASSERT_EQ(t.actions[0].parameters.size(), 1u);
+  EXPECT_EQ(t.actions[0].parameters[0].dest, "partitioningKey");
 }
 
-TEST(model_mapping_transport, kafka_trigger_defaults_follow_argos_producer) {
+TEST(kafka_spec_mapping, kafka_trigger_defaults_follow_argos_producer) {
   auto r = load(sensor_header + "    - template:\n        name: produce\n"
                                 "        kafka: {url: k, topic: t, payload: []}\n");
-  const auto& k = *only_template(r).kafka;
+  const auto& k = action_spec<kafka::trigger_spec>(only_template(r));
   ASSERT_TRUE(clean(r));
   EXPECT_FALSE(k.partition);
   EXPECT_EQ(k.partitioning_key, "");
@@ -281,44 +228,14 @@ TEST(model_mapping_transport, kafka_trigger_defaults_follow_argos_producer) {
   EXPECT_EQ(k.flush_frequency_ms, 500);
   EXPECT_FALSE(k.tls);
   EXPECT_FALSE(k.sasl);
-  EXPECT_TRUE(k.payload.empty());
+  EXPECT_TRUE(only_template(r).actions[0].payload.empty());
 
   const std::string zero = sensor_header
                            + "    - template:\n        name: produce\n"
                              "        kafka: {url: k, topic: t, payload: [], requiredAcks: 0}\n";
   auto z = load(zero);
-  EXPECT_EQ(only_template(z).kafka->required_acks, -1);
+  EXPECT_EQ(action_spec<kafka::trigger_spec>(only_template(z)).required_acks, -1);
   EXPECT_TRUE(has_diagnostic(z, "spec.triggers[0].template.kafka.requiredAcks",
                              position_of(zero, "requiredAcks"), "waits for all in-sync replicas",
                              severity::warning));
-}
-
-TEST(model_mapping_transport, nats_trigger_fields_are_modelled) {
-  auto r = load(sensor_header + R"(    - template:
-        name: publish
-        nats:
-          url: nats://n:4222
-          subject: out
-          tls: {caCertSecret: {name: tls, key: ca}}
-          auth: {nkey: {name: nats, key: seed}}
-          payload:
-            - src: {dependencyName: d, dataKey: body}
-              dest: order
-          parameters:
-            - src: {dependencyName: d, dataKey: body.subject}
-              dest: subject
-)");
-  const auto& t = only_template(r);
-  ASSERT_TRUE(clean(r));
-  EXPECT_TRUE(t.unmodelled.empty());
-  ASSERT_TRUE(t.nats);
-  const auto& n = *t.nats;
-  EXPECT_EQ(n.url, "nats://n:4222");
-  EXPECT_EQ(n.subject, "out");
-  EXPECT_EQ(n.tls->ca_cert_secret->key, "ca");
-  EXPECT_EQ(n.auth->nkey->key, "seed");
-  ASSERT_EQ(n.payload.size(), 1u);
-  EXPECT_EQ(n.payload[0].src.data_key, "body");
-  ASSERT_EQ(n.parameters.size(), 1u);
-  EXPECT_EQ(n.parameters[0].dest, "subject");
 }

@@ -1,8 +1,7 @@
-#include "load/load_common.hpp"
-#include "transports/load_transports.hpp"
-#include "yaml/yaml_node.hpp"
+#include "ganglion/dsl/kind/read.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
 
-// The client settings that Kafka and NATS sources, triggers and buses share.
+// The client settings (Argo common types) that sources, triggers and buses share.
 
 namespace ganglion::dsl::detail {
 
@@ -28,20 +27,6 @@ std::optional<kafka_consumer_group> read_consumer_group(const YAML::Node& map,
   out.group_name = read_string(node, "groupName");
   out.oldest = read_bool(node, "oldest");
   out.rebalance_strategy = read_string(node, "rebalanceStrategy");
-  return out;
-}
-
-std::optional<nats_auth> read_nats_auth(const YAML::Node& map, std::string_view key) {
-  auto node = child(map, key);
-  if (is_absent(node) || !node.IsMap())
-    return std::nullopt;
-  nats_auth out;
-  if (auto basic = child(node, "basic"); !is_absent(basic) && basic.IsMap())
-    out.basic = basic_auth{read_key_selector(basic, "username"),
-                           read_key_selector(basic, "password")};
-  out.token = read_key_selector(node, "token");
-  out.nkey = read_key_selector(node, "nkey");
-  out.credential = read_key_selector(node, "credential");
   return out;
 }
 

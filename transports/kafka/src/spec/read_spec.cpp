@@ -1,12 +1,14 @@
 #include <algorithm>
 #include <limits>
 
-#include "load/load_common.hpp"
-#include "transports/load_transports.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/read.hpp"
+#include "spec/spec_steps.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
-namespace ganglion::dsl::detail {
+namespace ganglion::kafka::detail {
+
+using namespace dsl::detail;
 
 namespace {
 
@@ -17,9 +19,9 @@ std::int32_t to_int32(std::int64_t value) {
 
 } // namespace
 
-kafka_event read_kafka_event(const YAML::Node& node, const std::string& path,
-                             const load_context& cx) {
-  kafka_event out;
+event_spec read_event(const dsl::spec_read_input& in) {
+  const auto& node = in.node;
+  event_spec out;
   out.url = read_string(node, "url");
   out.topic = read_string(node, "topic");
   out.partition = read_string(node, "partition");
@@ -29,15 +31,14 @@ kafka_event read_kafka_event(const YAML::Node& node, const std::string& path,
   out.tls = read_tls(node, "tls");
   out.sasl = read_sasl(node, "sasl");
   out.json_body = read_bool(node, "jsonBody");
-  out.config = read_kafka_config(child(node, "config"), child_path(path, "config"), cx);
+  out.config = read_config(child(node, "config"), child_path(in.path, "config"), in.cx);
   out.metadata = read_string_map(node, "metadata");
-  out.filter = read_source_filter(node);
   return out;
 }
 
-kafka_trigger read_kafka_trigger(const YAML::Node& node, const std::string& path,
-                                 const load_context& cx) {
-  kafka_trigger out;
+trigger_spec read_trigger(const dsl::spec_read_input& in) {
+  const auto& node = in.node;
+  trigger_spec out;
   out.url = read_string(node, "url");
   out.topic = read_string(node, "topic");
   if (auto partition = scalar_int(child(node, "partition")))
@@ -45,7 +46,7 @@ kafka_trigger read_kafka_trigger(const YAML::Node& node, const std::string& path
   out.partitioning_key = read_string(node, "partitioningKey");
   if (auto acks = scalar_int(child(node, "requiredAcks"))) {
     if (*acks == 0)
-      cx.warning(child_path(path, "requiredAcks"),
+      in.cx.warning(child_path(in.path, "requiredAcks"),
                  "requiredAcks 0 waits for all in-sync replicas (-1), as in Argo; write 1 to "
                  "wait for the leader only");
     else
@@ -59,9 +60,7 @@ kafka_trigger read_kafka_trigger(const YAML::Node& node, const std::string& path
   out.sasl = read_sasl(node, "sasl");
   out.headers = read_string_map(node, "headers");
   out.secure_headers = read_secure_headers(node, "secureHeaders");
-  out.payload = read_parameters(node, "payload");
-  out.parameters = read_parameters(node, "parameters");
   return out;
 }
 
-} // namespace ganglion::dsl::detail
+} // namespace ganglion::kafka::detail

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ganglion/dsl/model.hpp"
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::dsl::detail {
 
@@ -44,6 +44,12 @@ struct parameter_scope {
 void validate_parameters(const std::vector<trigger_parameter>& parameters, const std::string& path,
                          bool dest_optional, const parameter_scope& scope,
                          const load_context& cx, const std::string& relative = {});
+
+/// Argo requires `payload` of some actions (kafka, nats; an empty list will do): an error at
+/// `path.payload` when it is absent, and the list checked with every item needing a dest.
+void require_payload(const std::vector<trigger_parameter>& payload, const std::string& path,
+                     const std::string& type, const parameter_scope& scope,
+                     const load_context& cx);
 
 /// Reports an error at `path` when `value` is empty: "<what> is required".
 bool require(const std::string& value, const std::string& path, std::string_view what,

@@ -3,11 +3,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ganglion/dsl/model.hpp"
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
-// Rules on the client settings that Kafka and NATS sources, triggers and buses share.
+// Rules on the client settings (Argo common types) that sources, triggers and buses share.
 
 namespace ganglion::dsl::detail {
 
@@ -26,15 +27,14 @@ void check_tls(const std::optional<tls_config>& tls, const std::string& path,
 void check_sasl(const std::optional<sasl_config>& sasl, const std::string& path,
                 const load_context& cx);
 
-/// NATS `auth`: one kind only (*ganglion*: Argo silently takes the first), basic with both
-/// username and password.
-void check_nats_auth(const std::optional<nats_auth>& auth, const std::string& path,
-                     const load_context& cx);
-
 /// `consumerGroup.rebalanceStrategy`: sticky, roundrobin or range; anything else warns (Argo
 /// logs and uses range).
 void check_consumer_group(const std::optional<kafka_consumer_group>& group,
                           const std::string& path, const load_context& cx);
+
+/// `secureHeaders[]`: each needs a name and one of secretKeyRef and configMapKeyRef.
+void check_secure_headers(const std::vector<secure_header>& headers, const std::string& path,
+                          const load_context& cx);
 
 /// Warns "ignored: <why>" at `path.key` when the manifest sets `key`.
 void warn_ignored(const std::string& path, std::string_view key, std::string_view why,

@@ -1,7 +1,7 @@
-#include "transports/validate_clients.hpp"
+#include "ganglion/dsl/kind/client_rules.hpp"
 
-#include "validate/validate_common.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 
@@ -49,37 +49,6 @@ void check_sasl(const std::optional<sasl_config>& sasl, const std::string& path,
   check_secret(sasl->password_secret, child_path(path, "passwordSecret"), cx);
 }
 
-void check_nats_auth(const std::optional<nats_auth>& auth, const std::string& path,
-                     const load_context& cx) {
-  if (!auth)
-    return;
-  std::string kinds;
-  auto count = [&](bool set, const char* name) {
-    if (set)
-      kinds += (kinds.empty() ? "" : ", ") + std::string{name};
-    return set ? 1 : 0;
-  };
-  int n = count(auth->basic.has_value(), "basic") + count(auth->token.has_value(), "token")
-          + count(auth->nkey.has_value(), "nkey")
-          + count(auth->credential.has_value(), "credential");
-  if (n == 0)
-    cx.warning(path, "auth sets none of basic, token, nkey or credential: no authentication");
-  else if (n > 1)
-    cx.error(path, "auth takes one of basic, token, nkey or credential, found " + kinds);
-  if (auth->basic) {
-    auto basic = child_path(path, "basic");
-    if (!auth->basic->username)
-      cx.error(child_path(basic, "username"), "username is required");
-    if (!auth->basic->password)
-      cx.error(child_path(basic, "password"), "password is required");
-    check_secret(auth->basic->username, child_path(basic, "username"), cx);
-    check_secret(auth->basic->password, child_path(basic, "password"), cx);
-  }
-  check_secret(auth->token, child_path(path, "token"), cx);
-  check_secret(auth->nkey, child_path(path, "nkey"), cx);
-  check_secret(auth->credential, child_path(path, "credential"), cx);
-}
-
 void check_consumer_group(const std::optional<kafka_consumer_group>& group,
                           const std::string& path, const load_context& cx) {
   if (!group)
@@ -89,6 +58,20 @@ void check_consumer_group(const std::optional<kafka_consumer_group>& group,
     cx.warning(child_path(path, "rebalanceStrategy"),
                "unknown rebalanceStrategy \"" + s + "\": range is used (sticky, roundrobin or "
                                                     "range, as Argo)");
+}
+
+void check_secure_headers(const std::vector<secure_header>& headers, const std::string& path,
+                          const load_context& cx) {
+  for (std::size_t i = 0; i < headers.size(); ++i) {
+    const auto& h = headers[i];
+    auto at = item_path(path, i);
+    require(h.name, child_path(at, "name"), "name", cx);
+    auto from = child_path(at, "valueFrom");
+    if (h.secret.has_value() == h.config_map.has_value())
+      cx.error(from, "valueFrom needs one of secretKeyRef and configMapKeyRef");
+    check_secret(h.secret, child_path(from, "secretKeyRef"), cx);
+    check_secret(h.config_map, child_path(from, "configMapKeyRef"), cx);
+  }
 }
 
 void warn_ignored(const std::string& path, std::string_view key, std::string_view why,

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load/load_context.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 // Helpers for rules over the JSON spec of types ganglion does not model yet.
 

@@ -10,7 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "ganglion/dsl/model.hpp"
-#include "load/load_context.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 // Readers from YAML into the model. They are lenient: check_schema has already reported every
 // value of the wrong type, so a bad value reads as the field's default here.
@@ -49,6 +49,16 @@ std::optional<event_source_filter> read_source_filter(const YAML::Node& map);
 
 /// `tls` (TLSConfig).
 std::optional<tls_config> read_tls(const YAML::Node& map, std::string_view key);
+
+/// `sasl` at `key` (mechanism "PLAIN" when empty, as Argo's GetMechanism).
+std::optional<sasl_config> read_sasl(const YAML::Node& map, std::string_view key);
+
+/// `consumerGroup` at `key`.
+std::optional<kafka_consumer_group> read_consumer_group(const YAML::Node& map,
+                                                        std::string_view key);
+
+/// `secureHeaders[]` (SecureHeader list) at `key`.
+std::vector<secure_header> read_secure_headers(const YAML::Node& map, std::string_view key);
 
 /// A Backoff; a duration that is neither an integer nor a Go duration is reported at `path`.
 backoff read_backoff(const YAML::Node& node, const std::string& path, const load_context& cx);

@@ -1,9 +1,9 @@
-#include "transports/validate_actions.hpp"
+#include "validate/validate_actions.hpp"
 
-#include "transports/validate_clients.hpp"
-#include "validate/validate_common.hpp"
-#include "validate/validate_json.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/client_rules.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
+#include "ganglion/dsl/kind/json_rules.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 
@@ -55,82 +55,7 @@ void check_operation(const nlohmann::json& spec, const std::string& path,
            "operation must be one of " + list + ", got \"" + op + "\"");
 }
 
-/// Argo requires `payload` of kafka and nats (an empty list will do); every item needs a dest.
-void require_payload(const std::vector<trigger_parameter>& payload, const std::string& path,
-                     const std::string& type, const parameter_scope& scope,
-                     const load_context& cx) {
-  auto at = child_path(path, "payload");
-  if (!present(cx, at))
-    cx.error(at, "payload is required");
-  validate_parameters(payload, at, false, scope, cx, type + ".payload");
-}
-
-void check_secure_headers(const std::vector<secure_header>& headers, const std::string& path,
-                          const load_context& cx) {
-  for (std::size_t i = 0; i < headers.size(); ++i) {
-    const auto& h = headers[i];
-    auto at = item_path(path, i);
-    require(h.name, child_path(at, "name"), "name", cx);
-    auto from = child_path(at, "valueFrom");
-    if (h.secret.has_value() == h.config_map.has_value())
-      cx.error(from, "valueFrom needs one of secretKeyRef and configMapKeyRef");
-    check_secret(h.secret, child_path(from, "secretKeyRef"), cx);
-    check_secret(h.config_map, child_path(from, "configMapKeyRef"), cx);
-  }
-}
-
 } // namespace
-
-void validate_http_action(const http_trigger& http, const std::string& path,
-                          const parameter_scope& scope, const load_context& cx) {
-  require(http.url, child_path(path, "url"), "url", cx);
-  const auto& m = http.method;
-  if (m != "GET" && m != "POST" && m != "PUT" && m != "PATCH" && m != "DELETE")
-    cx.error(child_path(path, "method"),
-             "method must be GET, POST, PUT, PATCH or DELETE, got \"" + m + "\"");
-  validate_parameters(http.parameters, child_path(path, "parameters"), false, scope, cx,
-                      "http.parameters");
-  validate_parameters(http.payload, child_path(path, "payload"), true, scope, cx, "http.payload");
-}
-
-void validate_kafka_action(const kafka_trigger& kafka, const std::string& path,
-                           const parameter_scope& scope, const load_context& cx) {
-  require(kafka.url, child_path(path, "url"), "url", cx);
-  require(kafka.topic, child_path(path, "topic"), "topic", cx);
-  require_payload(kafka.payload, path, "kafka", scope, cx);
-  validate_parameters(kafka.parameters, child_path(path, "parameters"), false, scope, cx,
-                      "kafka.parameters");
-  auto acks = kafka.required_acks;
-  if (acks != -1 && acks != 1)
-    cx.error(child_path(path, "requiredAcks"),
-             "requiredAcks must be -1 or 0 (all in-sync replicas) or 1 (the leader), got "
-               + std::to_string(acks));
-  if (kafka.partition && *kafka.partition < 0)
-    cx.error(child_path(path, "partition"), "partition must not be negative");
-  else if (kafka.partition)
-    cx.warning(child_path(path, "partition"),
-               "partition is deprecated and ignored by Argo, which spreads messages by key; "
-               "ganglion sends every message to partition "
-                 + std::to_string(*kafka.partition));
-  check_secure_headers(kafka.secure_headers, child_path(path, "secureHeaders"), cx);
-  check_tls(kafka.tls, child_path(path, "tls"), cx);
-  check_sasl(kafka.sasl, child_path(path, "sasl"), cx);
-  warn_ignored(path, "version", "librdkafka negotiates the protocol version with the brokers",
-               cx);
-  warn_ignored(path, "schemaRegistry",
-               "ganglion does not encode Avro; the payload is sent as JSON", cx);
-}
-
-void validate_nats_action(const nats_trigger& nats, const std::string& path,
-                          const parameter_scope& scope, const load_context& cx) {
-  require(nats.url, child_path(path, "url"), "url", cx);
-  require(nats.subject, child_path(path, "subject"), "subject", cx);
-  require_payload(nats.payload, path, "nats", scope, cx);
-  validate_parameters(nats.parameters, child_path(path, "parameters"), false, scope, cx,
-                      "nats.parameters");
-  check_tls(nats.tls, child_path(path, "tls"), cx);
-  check_nats_auth(nats.auth, child_path(path, "auth"), cx);
-}
 
 void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
                                 const std::string& path, const parameter_scope& run_scope,

@@ -2,17 +2,19 @@
 #include <array>
 #include <string_view>
 
-#include "load/load_embedded_yaml.hpp"
-#include "transports/load_transports.hpp"
-#include "yaml/yaml_node.hpp"
-#include "yaml/yaml_path.hpp"
+#include "ganglion/dsl/kind/embedded_yaml.hpp"
+#include "spec/spec_steps.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 // Argo's `config` is sarama settings as YAML (`consumer: {fetch: {min: 1}}`). ganglion runs
 // librdkafka, so it takes `property: value` lines of librdkafka properties instead: the
 // connection and fetch tuning below. Sarama keys and the properties ganglion derives from the
 // manifest are ignored with a warning.
 
-namespace ganglion::dsl::detail {
+namespace ganglion::kafka::detail {
+
+using namespace dsl::detail;
 
 namespace {
 
@@ -115,9 +117,8 @@ std::optional<std::string> value_of(const property& p, const YAML::Node& value,
 
 } // namespace
 
-std::map<std::string, std::string> read_kafka_config(const YAML::Node& node,
-                                                     const std::string& path,
-                                                     const load_context& cx) {
+std::map<std::string, std::string> read_config(const YAML::Node& node, const std::string& path,
+                                               const load_context& cx) {
   std::map<std::string, std::string> out;
   auto root = load_embedded_yaml(node, path, cx);
   if (!root)
@@ -146,4 +147,4 @@ std::map<std::string, std::string> read_kafka_config(const YAML::Node& node,
   return out;
 }
 
-} // namespace ganglion::dsl::detail
+} // namespace ganglion::kafka::detail

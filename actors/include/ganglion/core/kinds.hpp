@@ -1,0 +1,19 @@
+#pragma once
+
+#include "ganglion/core/source.hpp"
+#include "ganglion/core/trigger.hpp"
+#include "ganglion/dsl/kind_spec.hpp"
+
+namespace ganglion::core {
+
+/// The source and trigger kinds a program runs, by Argo key; each transport adds its own
+/// (`<x>::register_transport`).
+struct kinds {
+  source_registry sources;
+  trigger_registry triggers;
+};
+
+/// The spec steps of `registered`, for dsl::load_options::kinds.
+dsl::kind_specs spec_steps(const kinds& registered);
+
+} // namespace ganglion::core

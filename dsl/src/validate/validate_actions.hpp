@@ -1,0 +1,20 @@
+#pragma once
+
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ganglion/dsl/model.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
+
+namespace ganglion::dsl::detail {
+
+/// Argo's rules for the action types ganglion does not model (k8s, argoWorkflow, awsLambda,
+/// slack, openWhisk, custom, email), on their JSON spec at `path`.
+void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
+                                const std::string& path, const parameter_scope& scope,
+                                const load_context& cx);
+
+} // namespace ganglion::dsl::detail

@@ -1,0 +1,63 @@
+#include <charconv>
+
+#include "ganglion/dsl/kind/rules.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
+#include "spec/spec_steps.hpp"
+
+namespace ganglion::http::detail {
+
+using namespace dsl::detail;
+
+namespace {
+
+std::optional<unsigned> parse_port(const std::string& text) {
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value < 1 || value > 65535)
+    return std::nullopt;
+  return value;
+}
+
+} // namespace
+
+void check_webhook(const webhook_spec& w, const dsl::spec_check_input& in) {
+  const auto& at = in.path;
+  const auto& cx = in.cx;
+  if (require(w.endpoint, child_path(at, "endpoint"), "endpoint", cx) && w.endpoint.front() != '/')
+    cx.error(child_path(at, "endpoint"),
+             "endpoint must start with \"/\", got \"" + w.endpoint + "\"");
+  if (require(w.port, child_path(at, "port"), "port", cx) && !parse_port(w.port))
+    cx.error(child_path(at, "port"), "port must be a number from 1 to 65535, got \"" + w.port
+                                       + "\"");
+  require(w.method, child_path(at, "method"), "method", cx);
+  if (w.server_cert_secret.has_value() != w.server_key_secret.has_value())
+    cx.error(child_path(at, w.server_cert_secret ? "serverCertSecret" : "serverKeySecret"),
+             "TLS needs both serverCertSecret and serverKeySecret");
+  if (w.max_payload_size <= 0)
+    cx.error(child_path(at, "maxPayloadSize"), "maxPayloadSize must be positive");
+}
+
+std::optional<dsl::spec_claim> webhook_claim(const webhook_spec& w) {
+  auto port = parse_port(w.port);
+  if (!port || w.endpoint.empty())
+    return std::nullopt;
+  return dsl::spec_claim{"endpoint " + w.endpoint + " on port " + std::to_string(*port),
+                         "endpoint"};
+}
+
+void check_trigger(const trigger_spec& http, const dsl::spec_check_input& in) {
+  const auto& path = in.path;
+  const auto& cx = in.cx;
+  const auto& scope = *in.scope;
+  require(http.url, child_path(path, "url"), "url", cx);
+  const auto& m = http.method;
+  if (m != "GET" && m != "POST" && m != "PUT" && m != "PATCH" && m != "DELETE")
+    cx.error(child_path(path, "method"),
+             "method must be GET, POST, PUT, PATCH or DELETE, got \"" + m + "\"");
+  validate_parameters(in.action->parameters, child_path(path, "parameters"), false, scope, cx,
+                      "http.parameters");
+  validate_parameters(in.action->payload, child_path(path, "payload"), true, scope, cx,
+                      "http.payload");
+}
+
+} // namespace ganglion::http::detail

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <optional>
+
+#include "ganglion/dsl/kind/spec_input.hpp"
+#include "ganglion/http/spec.hpp"
+
+// The http kind's readers (YAML → model) and rules (Argo's webhook and http trigger
+// validation plus ganglion's).
+
+namespace ganglion::http::detail {
+
+/// Reads `spec.webhook.<event>`.
+webhook_spec read_webhook(const dsl::spec_read_input& in);
+
+/// Reads `template.http`.
+trigger_spec read_trigger(const dsl::spec_read_input& in);
+
+/// Argo's rules for `spec.webhook.<event>`.
+void check_webhook(const webhook_spec& spec, const dsl::spec_check_input& in);
+
+/// What a webhook event holds alone: its port and endpoint (none while either is invalid).
+std::optional<dsl::spec_claim> webhook_claim(const webhook_spec& spec);
+
+/// Argo's validateHTTPTrigger for `template.http`.
+void check_trigger(const trigger_spec& spec, const dsl::spec_check_input& in);
+
+} // namespace ganglion::http::detail
