@@ -1,5 +1,5 @@
 // YAML → model for EventSources and EventBuses: the source events as JSON with their filter (each
-// kind's own model: transports/<kind>/tests/spec_mapping_test.cpp), and the EventBus.
+// kind's own model: transports/<kind>/tests/unit/spec_mapping_test.cpp), and the EventBus.
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
