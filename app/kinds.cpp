@@ -1,23 +1,10 @@
 #include "kinds.hpp"
 
-#if GANGLION_WITH_KAFKA
-#include "ganglion/kafka/transport.hpp"
-#endif
-#if GANGLION_WITH_NATS
-#include "ganglion/nats/transport.hpp"
-#endif
-
 namespace ganglion::app {
 
 kinds register_kinds(const std::shared_ptr<http::runtime>& http) {
   kinds out;
-  http::register_transport(out.sources, out.triggers, http);
-#if GANGLION_WITH_NATS
-  nats::register_transport(out.sources, out.triggers);
-#endif
-#if GANGLION_WITH_KAFKA
-  kafka::register_transport(out.sources, out.triggers);
-#endif
+  register_transports(out, http);
   core::add_engine_triggers(out.triggers);
   return out;
 }

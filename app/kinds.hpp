@@ -17,9 +17,12 @@ namespace ganglion::app {
 /// The event source and trigger kinds this binary runs: every transport's, and the engine's own.
 using kinds = core::kinds;
 
-/// Registers the transports built in (http; nats and kafka unless disabled with
-/// GANGLION_ENABLE_NATS/KAFKA=OFF); `http` serves the webhooks.
+/// Every kind of the binary: each enabled transport's (registered_kinds.cpp, generated from
+/// their ganglion_add_kind() calls) and the engine's own; `http` serves the webhooks.
 kinds register_kinds(const std::shared_ptr<http::runtime>& http);
+
+/// Adds the kinds of every enabled transport to `out` (generated: registered_kinds.cpp).
+void register_transports(kinds& out, const std::shared_ptr<http::runtime>& http);
 
 /// Loading options that read and check each kind of `registered` with its spec step.
 dsl::load_options load_options_for(const kinds& registered, bool strict = false);
