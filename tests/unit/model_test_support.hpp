@@ -24,6 +24,26 @@ inline load_result load(const std::string& yaml, const load_options& options) {
   return load_manifest_text(yaml, "test.yaml", options);
 }
 
+/// An EventSource `es` whose `spec:` holds `spec` (YAML lines indented by two).
+inline std::string event_source_yaml(const std::string& spec) {
+  return "apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata:\n  name: es\nspec:\n"
+         + spec;
+}
+
+/// A Sensor `s` with one dependency `d` (EventSource `es`, event `e`) whose `triggers:` holds
+/// `triggers` (YAML list items indented by four).
+inline std::string sensor_yaml(const std::string& triggers) {
+  return "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nmetadata:\n  name: s\nspec:\n"
+         "  dependencies:\n    - {name: d, eventSourceName: es, eventName: e}\n  triggers:\n"
+         + triggers;
+}
+
+/// An EventBus `default` whose `spec:` holds `spec`.
+inline std::string event_bus_yaml(const std::string& spec) {
+  return "apiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata:\n  name: default\nspec:\n"
+         + spec;
+}
+
 /// Every diagnostic rendered, one per line, for failure messages.
 inline std::string dump(const load_result& r) {
   std::string out;
@@ -91,6 +111,17 @@ const T& only(const load_result& r) {
     return empty;
   }
   return std::get<T>(r.documents[0].body);
+}
+
+/// The template of the only trigger of the only Sensor in `r`; fails the test otherwise.
+inline const trigger_template& only_template(const load_result& r) {
+  static const trigger_template empty;
+  const auto& s = only<sensor>(r);
+  if (s.spec.triggers.size() != 1) {
+    ADD_FAILURE() << "expected one trigger\n" << dump(r);
+    return empty;
+  }
+  return s.spec.triggers[0].template_;
 }
 
 } // namespace ganglion::dsl::testing

@@ -8,30 +8,16 @@
 using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
-namespace {
-
-std::string source(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata:\n  name: es\nspec:\n"
-         + spec;
-}
-
-std::string bus(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata:\n  name: default\nspec:\n"
-         + spec;
-}
-
-} // namespace
-
 TEST(model_validate_source, calendar_needs_a_schedule_or_an_interval) {
-  auto yaml = source("  calendar:\n    tick:\n      timezone: UTC\n");
+  auto yaml = event_source_yaml("  calendar:\n    tick:\n      timezone: UTC\n");
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec.calendar.tick", position_of(yaml, "tick"),
                              "needs a schedule or an interval"));
-  EXPECT_TRUE(clean(load(source("  calendar:\n    a: {schedule: \"*/10 9-17 * JAN-MAR MON-FRI\"}\n"
+  EXPECT_TRUE(clean(load(event_source_yaml("  calendar:\n    a: {schedule: \"*/10 9-17 * JAN-MAR MON-FRI\"}\n"
                                 "    b: {interval: 1h30m}\n"))));
 }
 
 TEST(model_validate_source, calendar_schedule_is_argo_cron_without_descriptors) {
-  auto yaml = source("  calendar:\n    a: {schedule: \"* * * *\"}\n    b: {schedule: \"@daily\"}\n");
+  auto yaml = event_source_yaml("  calendar:\n    a: {schedule: \"* * * *\"}\n    b: {schedule: \"@daily\"}\n");
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, "spec.calendar.a.schedule", position_of(yaml, "schedule"),
                              "expected exactly 5 fields"));
@@ -40,7 +26,7 @@ TEST(model_validate_source, calendar_schedule_is_argo_cron_without_descriptors) 
 }
 
 TEST(model_validate_source, calendar_interval_is_a_go_duration_and_loses_to_schedule) {
-  auto yaml = source("  calendar:\n    a: {interval: 10 seconds}\n"
+  auto yaml = event_source_yaml("  calendar:\n    a: {interval: 10 seconds}\n"
                      "    b: {schedule: \"0 * * * *\", interval: 5m}\n");
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, "spec.calendar.a.interval", position_of(yaml, "interval"),
@@ -50,7 +36,7 @@ TEST(model_validate_source, calendar_interval_is_a_go_duration_and_loses_to_sche
 }
 
 TEST(model_validate_source, calendar_zone_exclusion_dates_and_catchup) {
-  auto yaml = source("  calendar:\n    a:\n      interval: 1m\n      timezone: Moon/Base\n"
+  auto yaml = event_source_yaml("  calendar:\n    a:\n      interval: 1m\n      timezone: Moon/Base\n"
                      "      exclusionDates:\n        - \"EXDATE:20190102T150405Z,20191302T000000Z\"\n"
                      "        - \"2019-01-02\"\n"
                      "      persistence: {catchup: {enabled: true, maxDuration: forever}}\n");
@@ -67,26 +53,26 @@ TEST(model_validate_source, calendar_zone_exclusion_dates_and_catchup) {
 }
 
 TEST(model_validate_source, event_names_are_unique_across_types) {
-  auto yaml = source("  nats:\n    same: {url: \"nats://x\", subject: s}\n"
+  auto yaml = event_source_yaml("  nats:\n    same: {url: \"nats://x\", subject: s}\n"
                      "  amqp:\n    same: {url: \"amqp://x\", routingKey: r, exchangeType: fanout}\n");
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec.amqp.same", position_of(yaml, "same", 2),
                              "is also used by spec.nats.same"));
 }
 
 TEST(model_validate_source, active_passive_and_active_active_types_do_not_mix) {
-  auto yaml = source("  webhook:\n    a: {port: \"1\", endpoint: /a, method: POST}\n"
+  auto yaml = event_source_yaml("  webhook:\n    a: {port: \"1\", endpoint: /a, method: POST}\n"
                      "  calendar:\n    b: {interval: 1m}\n");
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec", 5, 1,
                              "cannot mix calendar (active-passive) with webhook"));
 }
 
 TEST(model_validate_source, an_event_source_without_events_is_a_warning) {
-  auto yaml = source("  eventBusName: default\n");
+  auto yaml = event_source_yaml("  eventBusName: default\n");
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec", 5, 1, "defines no event", severity::warning));
 }
 
 TEST(model_validate_source, other_source_types_follow_their_validate_go) {
-  auto kafka = source("  kafka:\n    k:\n      url: k:9092\n"
+  auto kafka = event_source_yaml("  kafka:\n    k:\n      url: k:9092\n"
                       "      sasl: {mechanism: MD5}\n      tls: {clientCertSecret: {key: c}}\n");
   auto r = load(kafka);
   EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k.topic", position_of(kafka, "k:\n"),
@@ -100,11 +86,11 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
   EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k.tls", position_of(kafka, "tls"),
                              "both clientCertSecret and clientKeySecret"));
 
-  auto github = source("  github:\n    g:\n      repositories: [{owner: o, names: [r]}]\n");
+  auto github = event_source_yaml("  github:\n    g:\n      repositories: [{owner: o, names: [r]}]\n");
   EXPECT_TRUE(has_diagnostic(load(github), "spec.github.g.webhook", position_of(github, "g:"),
                              "webhook is required"));
 
-  auto file = source("  file:\n    f:\n      eventType: CREATE\n"
+  auto file = event_source_yaml("  file:\n    f:\n      eventType: CREATE\n"
                      "      watchPathConfig: {directory: tmp, path: a, pathRegexp: \"(\"}\n");
   auto fr = load(file);
   const std::string at = "spec.file.f.watchPathConfig";
@@ -115,34 +101,34 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
   EXPECT_TRUE(has_diagnostic(fr, at + ".pathRegexp", position_of(file, "pathRegexp"),
                              "invalid regular expression"));
 
-  auto amqp = source("  amqp:\n    queue1: {routingKey: r, exchangeType: direct}\n");
+  auto amqp = event_source_yaml("  amqp:\n    queue1: {routingKey: r, exchangeType: direct}\n");
   EXPECT_TRUE(has_diagnostic(load(amqp), "spec.amqp.queue1", position_of(amqp, "queue1"),
                              "exactly one of url and urlSecret"));
 }
 
 TEST(model_validate_source, the_argo_corpus_kinds_of_hdfs_watch_paths_are_inline) {
-  auto yaml = source("  hdfs:\n    h:\n      directory: /tmp/\n      path: x.txt\n"
+  auto yaml = event_source_yaml("  hdfs:\n    h:\n      directory: /tmp/\n      path: x.txt\n"
                      "      type: CREATE\n      addresses: [\"nn:8020\"]\n      hdfsUser: root\n");
   EXPECT_TRUE(clean(load(yaml)));
 }
 
 TEST(model_validate_bus, an_event_bus_needs_exactly_a_known_kind_with_its_settings) {
-  auto none = bus("  {}\n");
+  auto none = event_bus_yaml("  {}\n");
   EXPECT_TRUE(has_diagnostic(load(none), "spec", 5, 1, "needs one of nats, jetstream"));
-  auto js = bus("  jetstream:\n    replicas: 2\n");
+  auto js = event_bus_yaml("  jetstream:\n    replicas: 2\n");
   auto r = load(js);
   EXPECT_TRUE(has_diagnostic(r, "spec.jetstream.version", position_of(js, "jetstream"),
                              "version is required"));
   EXPECT_TRUE(has_diagnostic(r, "spec.jetstream.replicas", position_of(js, "replicas"),
                              "1 replica or at least 3"));
-  auto nats = bus("  nats:\n    native: {}\n    exotic: {url: \"nats://x\"}\n");
+  auto nats = event_bus_yaml("  nats:\n    native: {}\n    exotic: {url: \"nats://x\"}\n");
   auto nr = load(nats);
   EXPECT_TRUE(has_diagnostic(nr, "spec.nats", position_of(nats, "nats:"),
                              "native or exotic, not both"));
   EXPECT_TRUE(has_diagnostic(nr, "spec.nats.exotic.clusterID", position_of(nats, "exotic"),
                              "clusterID is required"));
-  auto kafka = bus("  kafka:\n    topic: events\n");
+  auto kafka = event_bus_yaml("  kafka:\n    topic: events\n");
   EXPECT_TRUE(has_diagnostic(load(kafka), "spec.kafka.url", position_of(kafka, "kafka"),
                              "url is required"));
-  EXPECT_TRUE(clean(load(bus("  jetstream:\n    version: latest\n"))));
+  EXPECT_TRUE(clean(load(event_bus_yaml("  jetstream:\n    version: latest\n"))));
 }

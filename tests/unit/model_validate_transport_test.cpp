@@ -8,25 +8,8 @@
 using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
-namespace {
-
-std::string source(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata:\n  name: es\nspec:\n"
-         + spec;
-}
-
-std::string with_triggers(const std::string& triggers) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nmetadata:\n  name: s\nspec:\n"
-         "  dependencies:\n    - {name: d, eventSourceName: es, eventName: e}\n  triggers:\n"
-         + triggers;
-}
-
-const std::string secrets = "{userSecret: {name: u, key: k}, passwordSecret: {name: p, key: k}}";
-
-} // namespace
-
 TEST(model_validate_transport, valid_kafka_and_nats_sources_have_no_diagnostics) {
-  EXPECT_TRUE(clean(load(source("  kafka:\n"
+  EXPECT_TRUE(clean(load(event_source_yaml("  kafka:\n"
                                 "    a: {url: k, topic: t, partition: \"0\"}\n"
                                 "    b: {url: k, topic: t, consumerGroup: {groupName: g}}\n"
                                 "  nats:\n"
@@ -34,7 +17,7 @@ TEST(model_validate_transport, valid_kafka_and_nats_sources_have_no_diagnostics)
 }
 
 TEST(model_validate_transport, tls_needs_a_certificate_or_a_flag) {
-  auto yaml = source("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"0\"\n"
+  auto yaml = event_source_yaml("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"0\"\n"
                      "      tls: {}\n"
                      "  nats:\n    n:\n      url: \"nats://n\"\n      subject: s\n"
                      "      tls: {clientKeySecret: {name: t, key: k}}\n");
@@ -44,12 +27,12 @@ TEST(model_validate_transport, tls_needs_a_certificate_or_a_flag) {
                              "insecureSkipVerify or enabled: true"));
   EXPECT_TRUE(has_diagnostic(r, "spec.nats.n.tls", position_of(yaml, "tls", 2),
                              "both clientCertSecret and clientKeySecret"));
-  EXPECT_TRUE(clean(load(source("  nats:\n    n: {url: \"nats://n\", subject: s, "
+  EXPECT_TRUE(clean(load(event_source_yaml("  nats:\n    n: {url: \"nats://n\", subject: s, "
                                 "tls: {insecureSkipVerify: true}}\n"))));
 }
 
 TEST(model_validate_transport, kafka_and_nats_event_names_and_strategy_follow_argo) {
-  auto yaml = source("  kafka:\n    same: {url: k, topic: t, partition: \"0\"}\n"
+  auto yaml = event_source_yaml("  kafka:\n    same: {url: k, topic: t, partition: \"0\"}\n"
                      "  nats:\n    same: {url: \"nats://n\", subject: s}\n"
                      "  webhook:\n    w: {port: \"1\", endpoint: /a, method: POST}\n");
   auto r = load(yaml);

@@ -24,7 +24,7 @@ struct load_options {
   std::size_t max_nodes = 1'000'000;
   /// The spec steps of the source and trigger kinds to read and check; a type without one is
   /// kept as JSON (and checked with Argo's rules for it where dsl has them).
-  kind_specs kinds;
+  kind_specs kinds = {};
 };
 
 /// Documents loaded from manifest files, and every problem found in them.

@@ -8,28 +8,14 @@
 using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
-namespace {
-
-std::string source(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata:\n  name: es\nspec:\n"
-         + spec;
-}
-
-std::string bus(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata:\n  name: default\nspec:\n"
-         + spec;
-}
-
-} // namespace
-
 TEST(webhook_spec_rules, a_valid_webhook_source_has_no_diagnostics) {
-  EXPECT_TRUE(clean(load(source("  webhook:\n    a: {port: \"12000\", endpoint: /a, method: POST}\n"
+  EXPECT_TRUE(clean(load(event_source_yaml("  webhook:\n    a: {port: \"12000\", endpoint: /a, method: POST}\n"
                                 "    b: {port: \"12000\", endpoint: /b, method: POST}\n"
                                 "    c: {port: \"13000\", endpoint: /a, method: GET}\n"))));
 }
 
 TEST(webhook_spec_rules, webhook_endpoint_port_and_method) {
-  auto yaml = source("  webhook:\n    alpha:\n      endpoint: hook\n      port: \"http\"\n"
+  auto yaml = event_source_yaml("  webhook:\n    alpha:\n      endpoint: hook\n      port: \"http\"\n"
                      "    beta:\n      port: \"70000\"\n      method: POST\n");
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, "spec.webhook.alpha.endpoint", position_of(yaml, "endpoint"),
@@ -42,20 +28,20 @@ TEST(webhook_spec_rules, webhook_endpoint_port_and_method) {
                              "endpoint is required"));
   EXPECT_TRUE(has_diagnostic(r, "spec.webhook.beta.port", position_of(yaml, "port", 2),
                              "got \"70000\""));
-  auto missing_port = source("  webhook:\n    alpha: {endpoint: /a, method: POST}\n");
+  auto missing_port = event_source_yaml("  webhook:\n    alpha: {endpoint: /a, method: POST}\n");
   EXPECT_TRUE(has_diagnostic(load(missing_port), "spec.webhook.alpha.port",
                              position_of(missing_port, "alpha:"), "port is required"));
 }
 
 TEST(webhook_spec_rules, webhook_max_payload_size_must_be_positive) {
-  auto yaml = source("  webhook:\n    a:\n      port: \"1\"\n      endpoint: /a\n"
+  auto yaml = event_source_yaml("  webhook:\n    a:\n      port: \"1\"\n      endpoint: /a\n"
                      "      method: POST\n      maxPayloadSize: 0\n");
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec.webhook.a.maxPayloadSize",
                              position_of(yaml, "maxPayloadSize"), "must be positive"));
 }
 
 TEST(webhook_spec_rules, webhook_tls_needs_both_certificate_and_key) {
-  auto yaml = source("  webhook:\n    a:\n      port: \"443\"\n      endpoint: /a\n"
+  auto yaml = event_source_yaml("  webhook:\n    a:\n      port: \"443\"\n      endpoint: /a\n"
                      "      method: POST\n      serverCertSecret: {name: tls, key: crt}\n");
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec.webhook.a.serverCertSecret",
                              position_of(yaml, "serverCertSecret"),
@@ -63,7 +49,7 @@ TEST(webhook_spec_rules, webhook_tls_needs_both_certificate_and_key) {
 }
 
 TEST(webhook_spec_rules, two_webhook_events_cannot_share_port_and_endpoint) {
-  auto yaml = source("  webhook:\n    a: {port: \"12000\", endpoint: /x, method: POST}\n"
+  auto yaml = event_source_yaml("  webhook:\n    a: {port: \"12000\", endpoint: /x, method: POST}\n"
                      "    b: {port: \"012000\", endpoint: /x, method: GET}\n");
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec.webhook.b.endpoint",
                              position_of(yaml, "endpoint", 2),

@@ -10,25 +10,6 @@ using namespace ganglion::dsl;
 namespace kafka = ganglion::kafka;
 using namespace ganglion::dsl::testing;
 
-namespace {
-
-const std::string sensor_header = "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nmetadata:\n"
-                                  "  name: s\nspec:\n  dependencies:\n"
-                                  "    - {name: d, eventSourceName: es, eventName: e}\n"
-                                  "  triggers:\n";
-
-const trigger_template& only_template(const load_result& r) {
-  static const trigger_template empty;
-  const auto& s = only<sensor>(r);
-  if (s.spec.triggers.size() != 1) {
-    ADD_FAILURE() << "expected one trigger\n" << dump(r);
-    return empty;
-  }
-  return s.spec.triggers[0].template_;
-}
-
-} // namespace
-
 TEST(kafka_spec_mapping, kafka_event_source_fields_are_modelled) {
   auto r = load(R"(apiVersion: argoproj.io/v1alpha1
 kind: EventSource
@@ -165,7 +146,7 @@ spec:
 }
 
 TEST(kafka_spec_mapping, kafka_trigger_fields_are_modelled) {
-  auto r = load(sensor_header + R"(    - template:
+  auto r = load(sensor_yaml("") + R"(    - template:
         name: produce
         kafka:
           url: "k1:9092,k2:9092"
@@ -217,7 +198,7 @@ TEST(kafka_spec_mapping, kafka_trigger_fields_are_modelled) {
 }
 
 TEST(kafka_spec_mapping, kafka_trigger_defaults_follow_argos_producer) {
-  auto r = load(sensor_header + "    - template:\n        name: produce\n"
+  auto r = load(sensor_yaml("") + "    - template:\n        name: produce\n"
                                 "        kafka: {url: k, topic: t, payload: []}\n");
   const auto& k = action_spec<kafka::trigger_spec>(only_template(r));
   ASSERT_TRUE(clean(r));
@@ -230,7 +211,7 @@ TEST(kafka_spec_mapping, kafka_trigger_defaults_follow_argos_producer) {
   EXPECT_FALSE(k.sasl);
   EXPECT_TRUE(only_template(r).actions[0].payload.empty());
 
-  const std::string zero = sensor_header
+  const std::string zero = sensor_yaml("")
                            + "    - template:\n        name: produce\n"
                              "        kafka: {url: k, topic: t, payload: [], requiredAcks: 0}\n";
   auto z = load(zero);

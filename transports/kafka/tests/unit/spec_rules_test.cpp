@@ -9,25 +9,8 @@
 using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
-namespace {
-
-std::string source(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata:\n  name: es\nspec:\n"
-         + spec;
-}
-
-std::string with_triggers(const std::string& triggers) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nmetadata:\n  name: s\nspec:\n"
-         "  dependencies:\n    - {name: d, eventSourceName: es, eventName: e}\n  triggers:\n"
-         + triggers;
-}
-
-const std::string secrets = "{userSecret: {name: u, key: k}, passwordSecret: {name: p, key: k}}";
-
-} // namespace
-
 TEST(kafka_spec_rules, kafka_source_needs_url_topic_and_partition_or_group) {
-  auto yaml = source("  kafka:\n    k:\n      jsonBody: true\n"
+  auto yaml = event_source_yaml("  kafka:\n    k:\n      jsonBody: true\n"
                      "    p: {url: k, topic: t, partition: one}\n"
                      "    n: {url: k, topic: t, partition: \"-1\"}\n");
   auto r = load(yaml);
@@ -42,7 +25,7 @@ TEST(kafka_spec_rules, kafka_source_needs_url_topic_and_partition_or_group) {
 }
 
 TEST(kafka_spec_rules, kafka_consumer_group_rules) {
-  auto yaml = source("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"x\"\n"
+  auto yaml = event_source_yaml("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"x\"\n"
                      "      consumerGroup: {oldest: true, rebalanceStrategy: Sticky}\n"
                      "      limitEventsPerSecond: -5\n");
   auto r = load(yaml);
@@ -62,7 +45,7 @@ TEST(kafka_spec_rules, kafka_consumer_group_rules) {
 }
 
 TEST(kafka_spec_rules, sasl_mechanisms_ganglion_cannot_run_are_refused) {
-  auto yaml = source("  kafka:\n"
+  auto yaml = event_source_yaml("  kafka:\n"
                      "    a:\n      url: k\n      topic: t\n      partition: \"0\"\n"
                      "      sasl: {mechanism: OAUTHBEARER, userSecret: {name: u, key: k}, "
                      "passwordSecret: {name: p, key: k}}\n"
@@ -87,7 +70,7 @@ TEST(kafka_spec_rules, sasl_mechanisms_ganglion_cannot_run_are_refused) {
 }
 
 TEST(kafka_spec_rules, kafka_fields_ganglion_ignores_are_warnings) {
-  auto yaml = source("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"0\"\n"
+  auto yaml = event_source_yaml("  kafka:\n    k:\n      url: k\n      topic: t\n      partition: \"0\"\n"
                      "      version: \"2.5.0\"\n"
                      "      schemaRegistry: {url: \"http://registry\", schemaId: 1}\n"
                      "      awsMskIamAuth: {region: eu-west-1}\n"
@@ -106,7 +89,7 @@ TEST(kafka_spec_rules, kafka_fields_ganglion_ignores_are_warnings) {
 }
 
 TEST(kafka_spec_rules, kafka_trigger_rules) {
-  auto yaml = with_triggers(
+  auto yaml = sensor_yaml(
     "    - template:\n        name: a\n        kafka:\n          requiredAcks: 2\n"
     "          partition: -1\n"
     "          payload:\n            - src: {dependencyName: nope}\n"

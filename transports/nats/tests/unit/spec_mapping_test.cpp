@@ -10,25 +10,6 @@ using namespace ganglion::dsl;
 namespace nats = ganglion::nats;
 using namespace ganglion::dsl::testing;
 
-namespace {
-
-const std::string sensor_header = "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nmetadata:\n"
-                                  "  name: s\nspec:\n  dependencies:\n"
-                                  "    - {name: d, eventSourceName: es, eventName: e}\n"
-                                  "  triggers:\n";
-
-const trigger_template& only_template(const load_result& r) {
-  static const trigger_template empty;
-  const auto& s = only<sensor>(r);
-  if (s.spec.triggers.size() != 1) {
-    ADD_FAILURE() << "expected one trigger\n" << dump(r);
-    return empty;
-  }
-  return s.spec.triggers[0].template_;
-}
-
-} // namespace
-
 TEST(nats_spec_mapping, nats_event_source_fields_are_modelled) {
   auto r = load(R"(apiVersion: argoproj.io/v1alpha1
 kind: EventSource
@@ -82,7 +63,7 @@ spec:
 }
 
 TEST(nats_spec_mapping, nats_trigger_fields_are_modelled) {
-  auto r = load(sensor_header + R"(    - template:
+  auto r = load(sensor_yaml("") + R"(    - template:
         name: publish
         nats:
           url: nats://n:4222

@@ -8,25 +8,8 @@
 using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
-namespace {
-
-std::string source(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata:\n  name: es\nspec:\n"
-         + spec;
-}
-
-std::string with_triggers(const std::string& triggers) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nmetadata:\n  name: s\nspec:\n"
-         "  dependencies:\n    - {name: d, eventSourceName: es, eventName: e}\n  triggers:\n"
-         + triggers;
-}
-
-const std::string secrets = "{userSecret: {name: u, key: k}, passwordSecret: {name: p, key: k}}";
-
-} // namespace
-
 TEST(nats_spec_rules, nats_source_rules) {
-  auto yaml = source("  nats:\n    n:\n      queue: \"\"\n"
+  auto yaml = event_source_yaml("  nats:\n    n:\n      queue: \"\"\n"
                      "      auth:\n        basic: {username: {name: u, key: k}}\n"
                      "        token: {name: t, key: k}\n"
                      "    m:\n      url: \"nats://n\"\n      subject: s\n      auth: {}\n");
@@ -46,7 +29,7 @@ TEST(nats_spec_rules, nats_source_rules) {
 }
 
 TEST(nats_spec_rules, nats_trigger_rules) {
-  auto yaml = with_triggers(
+  auto yaml = sensor_yaml(
     "    - template:\n        name: a\n        nats:\n          parameters:\n"
     "            - src: {dependencyName: d, dataKey: x}\n"
     "          auth: {token: {name: t, key: k}, credential: {name: c, key: k}}\n"
