@@ -16,12 +16,15 @@ namespace {
 
 /// An executor that keeps the invocations it is given.
 struct recording_executor : core::trigger_executor {
-  explicit recording_executor(std::vector<core::trigger_invocation>* seen) : seen(seen) {}
+  explicit recording_executor(std::vector<core::trigger_invocation>* seen, bool events = true)
+    : seen(seen), events(events) {}
   void execute(const core::trigger_invocation& invocation, core::trigger_done done) override {
     seen->push_back(invocation);
     done(core::trigger_outcome{true, {}, {}});
   }
+  bool reads_events() const override { return events; }
   std::vector<core::trigger_invocation>* seen;
+  bool events;
 };
 
 dsl::trigger_parameter from_data(const std::string& key, const std::string& dest) {
@@ -46,11 +49,13 @@ protected:
     invocation.events["dep"] = e;
   }
 
-  core::trigger_outcome run() {
+  core::trigger_outcome run(bool executor_reads_events = true) {
     core::trigger_context ctx;
     ctx.manifest = &trig;
     auto executor = core::create_trigger_executor(
-      [this](const core::trigger_context&) { return std::make_unique<recording_executor>(&seen); },
+      [&](const core::trigger_context&) {
+        return std::make_unique<recording_executor>(&seen, executor_reads_events);
+      },
       ctx);
     core::trigger_outcome outcome;
     executor->execute(invocation, [&](core::trigger_outcome o) { outcome = std::move(o); });
@@ -86,6 +91,17 @@ TEST_F(trigger_step_test, payload_and_parameters_are_resolved_before_the_executo
   auto resource = json::parse(seen[0].resource_json);
   EXPECT_EQ(resource["url"], "users");
   EXPECT_EQ(resource["method"], "PUT");
+}
+
+TEST_F(trigger_step_test, an_executor_that_reads_no_events_gets_only_what_was_resolved) {
+  action().payload = {from_data("body.name", "user")};
+  EXPECT_TRUE(run(false).ok);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_TRUE(seen[0].events.empty());
+  EXPECT_EQ(json::parse(seen[0].payload), json({{"user", "ada"}}));
+  EXPECT_TRUE(run(true).ok);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[1].events.at("dep"), invocation.events.at("dep"));
 }
 
 TEST_F(trigger_step_test, a_parameter_that_does_not_resolve_fails_the_execution) {

@@ -21,7 +21,7 @@ public:
   void execute(const trigger_invocation& invocation, trigger_done done) override {
     trigger_invocation resolved;
     try {
-      resolved = step_->resolve(invocation);
+      resolved = step_->resolve(invocation, inner_->reads_events());
     } catch (const std::exception& e) {
       done(trigger_outcome{false, fmt::format("cannot apply the parameters: {}", e.what()), {}});
       return;
@@ -74,9 +74,11 @@ parameter_step::parameter_step(const dsl::trigger& manifest) {
   }
 }
 
-trigger_invocation parameter_step::resolve(const trigger_invocation& invocation) {
+trigger_invocation parameter_step::resolve(const trigger_invocation& invocation,
+                                           bool with_events) {
   trigger_invocation out;
-  out.events = invocation.events;
+  if (with_events)
+    out.events = invocation.events;
   std::lock_guard guard{mutex_};
   auto lookup = views_.reset(invocation.events, context_view);
   if (!payload_.empty())

@@ -39,7 +39,8 @@ public:
 
   /// `invocation` with `resource_json` and `payload` resolved from its events; throws
   /// std::runtime_error when a parameter cannot be resolved or applied.
-  trigger_invocation resolve(const trigger_invocation& invocation);
+  /// `with_events`: the result carries the invocation's events too (a copy).
+  trigger_invocation resolve(const trigger_invocation& invocation, bool with_events = true);
 
 private:
   std::vector<dsl::compiled_parameter> payload_;

@@ -65,6 +65,9 @@ public:
     return detail::describe_request(build_request(invocation), *template_);
   }
 
+  /// It sends the resolved request and payload only.
+  bool reads_events() const override { return false; }
+
 private:
   /// The request of one execution; throws std::runtime_error when it cannot be built.
   client_request build_request(const core::trigger_invocation& invocation) const {

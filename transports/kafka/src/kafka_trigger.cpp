@@ -23,6 +23,9 @@ public:
   /// no more than one.
   std::size_t max_concurrency() const override { return 4096; }
 
+  /// It sends the resolved payload and message fields only.
+  bool reads_events() const override { return false; }
+
   kafka_executor(const core::trigger_context& ctx, const trigger_options& options)
     : parameterized_(core::resource_parameterized(*ctx.manifest)) {
     const auto& manifest = *ctx.manifest;

@@ -38,6 +38,9 @@ public:
   /// no more than one.
   std::size_t max_concurrency() const override { return 4096; }
 
+  /// It publishes the resolved payload on the resolved subject only.
+  bool reads_events() const override { return false; }
+
   nats_executor(const options& opts, const core::trigger_context& ctx) {
     const auto& manifest = *ctx.manifest;
     const auto& spec = core::spec_of<trigger_spec>(ctx);

@@ -54,6 +54,11 @@ public:
   /// waits for its share of a batch's acknowledgement.
   virtual std::size_t max_concurrency() const { return 0; }
 
+  /// Whether `execute` reads `invocation.events`. An executor that sends only what the core
+  /// parameter step resolved (`resource_json`, `payload`) says no, and the step then hands it
+  /// the invocation without copying the events per firing.
+  virtual bool reads_events() const { return true; }
+
   /// What one execution would do, with no side effect (for `ganglion test`): e.g. the exact
   /// HTTP request. Throws std::runtime_error when the invocation cannot be resolved.
   virtual std::string preview(const trigger_invocation& invocation) {
