@@ -46,18 +46,11 @@ const refusal* engine::impl::refusal_of(const std::string& kind, const std::stri
   return nullptr;
 }
 
-std::vector<std::pair<std::string, std::string>> source_events(const dsl::event_source& es) {
-  std::vector<std::pair<std::string, std::string>> events;
-  for (const auto& e : es.spec.events)
-    events.emplace_back(e.type, e.name);
-  return events;
-}
-
 void engine::impl::plan_sources(const dsl::event_source& es, root_plan& plan) {
   auto manifest = std::make_shared<const dsl::event_source>(es);
   event_sources.push_back(manifest);
-  for (const auto& [type, name] : source_events(es))
-    if (auto spec = source_child(manifest, type, name))
+  for (const auto& e : es.spec.events)
+    if (auto spec = source_child(manifest, e.type, e.name))
       plan.children.push_back(std::move(*spec));
 }
 
@@ -344,8 +337,8 @@ void engine::start(const std::vector<dsl::document>& documents) {
   std::set<std::pair<std::string, std::string>> provided;
   for (const auto& doc : documents)
     if (auto es = std::get_if<dsl::event_source>(&doc.body))
-      for (const auto& [type, event] : source_events(*es))
-        provided.emplace(es->metadata.name, event);
+      for (const auto& e : es->spec.events)
+        provided.emplace(es->metadata.name, e.name);
   for (const auto& doc : documents)
     if (auto s = std::get_if<dsl::sensor>(&doc.body))
       d.plan_sensor(*s, *plan, provided, doc.fingerprints);

@@ -21,7 +21,6 @@
 #include "ganglion/core/engine.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "sensor/sensor_ledger.hpp"
-#include "engine/source_events.hpp"
 #include "trigger/trigger_actor.hpp"
 #include "engine/work_tracker.hpp"
 

@@ -99,8 +99,8 @@ struct reload_draft {
     for (const auto& doc : documents) {
       if (auto es = std::get_if<dsl::event_source>(&doc.body)) {
         sources[es->metadata.name] = &doc;
-        for (const auto& [type, name] : source_events(*es))
-          provided.emplace(es->metadata.name, name);
+        for (const auto& e : es->spec.events)
+          provided.emplace(es->metadata.name, e.name);
       } else if (auto s = std::get_if<dsl::sensor>(&doc.body)) {
         sensors[s->metadata.name] = &doc;
       } else if (auto b = std::get_if<dsl::event_bus>(&doc.body)) {
@@ -144,16 +144,16 @@ void engine::impl::diff_sources(reload_draft& draft) {
     bool rest_changed =
       !known || print_of(old->second, "eventsource") != print_of(doc->fingerprints, "eventsource");
     auto manifest = std::make_shared<const dsl::event_source>(es);
-    for (const auto& [type, event] : source_events(es)) {
-      auto key = "event/" + event;
-      auto status_name = es_name + "/" + event;
+    for (const auto& e : es.spec.events) {
+      auto key = "event/" + e.name;
+      auto status_name = es_name + "/" + e.name;
       auto label = "source/" + status_name;
       bool existed = known && old->second.count(key);
       if (existed && !rest_changed && old->second.at(key) == print_of(doc->fingerprints, key)) {
         draft.result.unchanged.push_back(label);
         continue;
       }
-      auto spec = source_child(manifest, type, event);
+      auto spec = source_child(manifest, e.type, e.name);
       (existed ? draft.result.restarted : draft.result.started).push_back(label);
       if (spec) {
         draft.step(existed ? action::replace : action::add, "source", status_name, std::move(*spec));

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "engine/source_events.hpp"
 
 namespace ganglion::core {
 
@@ -79,20 +78,20 @@ struct claim_owner {
 void check_event_source(refusals_builder& b, const dsl::document& doc,
                         const dsl::event_source& es, const runnability_context& cx,
                         std::map<std::string, claim_owner>& claims) {
-  for (const auto& [type, event] : source_events(es)) {
-    auto name = es.metadata.name + "/" + event;
-    auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", type), event);
-    if (!cx.sources || !cx.sources->count(type)) {
+  for (const auto& e : es.spec.events) {
+    auto name = es.metadata.name + "/" + e.name;
+    auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", e.type), e.name);
+    if (!cx.sources || !cx.sources->count(e.type)) {
       b.add(doc, "source", name, path, not_run_yet);
       continue;
     }
     check_secrets(b, doc, "source", name, path, cx.secrets_dir);
     source_context ctx;
     ctx.event_source_name = es.metadata.name;
-    ctx.event_name = event;
-    ctx.type = type;
+    ctx.event_name = e.name;
+    ctx.type = e.type;
     ctx.manifest = &es;
-    for (const auto& problem : cx.sources->at(type).check(ctx))
+    for (const auto& problem : cx.sources->at(e.type).check(ctx))
       b.add(doc, "source", name, path, problem);
   }
   for (const auto& e : es.spec.events) {

@@ -43,31 +43,24 @@ private:
 
 } // namespace
 
-trigger_kind kind_of(const dsl::trigger_template& t) {
-  if (t.actions.empty())
-    return {};
-  const auto& action = t.actions.front();
-  return {action.type, &action.parameters, &action.payload};
-}
-
 const dsl::trigger_action* action_of(const dsl::trigger& manifest) {
   const auto& actions = manifest.template_.actions;
   return actions.empty() ? nullptr : &actions.front();
 }
 
 bool resource_parameterized(const dsl::trigger& manifest) {
-  auto kind = kind_of(manifest.template_);
-  return kind.parameters != nullptr && (!manifest.parameters.empty() || !kind.parameters->empty());
+  const auto* action = action_of(manifest);
+  return action && (!manifest.parameters.empty() || !action->parameters.empty());
 }
 
 parameter_step::parameter_step(const dsl::trigger& manifest) {
-  auto kind = kind_of(manifest.template_);
-  if (kind.parameters == nullptr)
+  const auto* action = action_of(manifest);
+  if (action == nullptr)
     return; // no action: nothing to resolve
   try {
-    payload_ = dsl::compile_parameters(*kind.payload, kind.key + ".payload");
+    payload_ = dsl::compile_parameters(action->payload, action->type + ".payload");
     if (resource_parameterized(manifest))
-      resource_.emplace(manifest.parameters, *kind.parameters, kind.key,
+      resource_.emplace(manifest.parameters, action->parameters, action->type,
                         [&] { return template_json(manifest.template_); });
   } catch (const std::exception& e) {
     throw trigger_error(e.what());

@@ -14,18 +14,6 @@
 
 namespace ganglion::core {
 
-/// The action of a trigger template and its own parameter lists.
-struct trigger_kind {
-  std::string key; ///< `http`, `kafka`, `nats`, `log` …; empty when the template has none
-  /// `<kind>.parameters[]` and `<kind>.payload[]` (empty for kinds that have none, `log`);
-  /// null when the template has no action.
-  const std::vector<dsl::trigger_parameter>* parameters = nullptr;
-  const std::vector<dsl::trigger_parameter>* payload = nullptr;
-};
-
-/// The action of `t` (its first; validation allows one).
-trigger_kind kind_of(const dsl::trigger_template& t);
-
 /// The parameters of one trigger, compiled and with its template split at start, resolved per
 /// firing. Thread-safe.
 class parameter_step {

@@ -12,13 +12,14 @@ namespace ganglion::dsl::detail {
 
 namespace {
 
-/// `template.<type>`: its JSON, its parameter lists and, when the kind has a spec step, its model.
-trigger_action read_action(const std::string& type, const YAML::Node& node, const std::string& path,
+/// `template.<type>`: its JSON (`json`, the part of the template's), its parameter lists and,
+/// when the kind has a spec step, its model.
+trigger_action read_action(const std::string& type, const YAML::Node& node,
+                           const nlohmann::json& json, const std::string& path,
                            const load_context& cx) {
   trigger_action out;
   out.type = type;
-  const auto* schema_type = schema_field_type("TriggerTemplate", type);
-  out.json = yaml_to_json(node, schema_type ? *schema_type : "a").dump();
+  out.json = json.dump();
   out.parameters = read_parameters(node, "parameters");
   out.payload = read_parameters(node, "payload");
   if (auto step = cx.options.kinds.triggers.find(type); step != cx.options.kinds.triggers.end())
@@ -40,7 +41,8 @@ trigger_template read_template(const YAML::Node& node, const std::string& path,
   }
   if (!node.IsMap())
     return out;
-  out.json = yaml_to_json(node, "TriggerTemplate").dump();
+  auto whole = yaml_to_json(node, "TriggerTemplate");
+  out.json = whole.dump();
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->first.IsScalar() || is_absent(it->second))
       continue;
@@ -48,7 +50,10 @@ trigger_template read_template(const YAML::Node& node, const std::string& path,
     if (std::find(trigger_action_types.begin(), trigger_action_types.end(), key)
         == trigger_action_types.end())
       continue;
-    out.actions.push_back(read_action(key, it->second, child_path(path, key), cx));
+    auto json = whole.find(key);
+    out.actions.push_back(read_action(key, it->second,
+                                      json != whole.end() ? *json : nlohmann::json::object(),
+                                      child_path(path, key), cx));
   }
   return out;
 }

@@ -1,22 +1,13 @@
 #include <algorithm>
-#include <charconv>
-#include <chrono>
-#include <optional>
+#include <array>
+#include <string_view>
 #include <map>
 
-#include <nlohmann/json.hpp>
-
-#include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/cron.hpp"
-#include "ganglion/dsl/duration.hpp"
-#include "load/load_kinds.hpp"
 #include "validate/validate.hpp"
 #include "ganglion/dsl/kind/rules.hpp"
 #include "validate/validate_compile.hpp"
-#include "ganglion/dsl/kind/json_rules.hpp"
 #include "validate/validate_sources.hpp"
 #include "ganglion/dsl/kind/spec_input.hpp"
-#include "validate/validate_time_zone.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
