@@ -105,14 +105,25 @@ void load_text_into(const std::string& text, const std::string& file, const load
     add_file_diagnostic(result, file, 0, 0, too_large(text.size(), options));
     return;
   }
-  if (auto refused = detail::check_yaml_limits(text, file, options)) {
-    result.diagnostics.push_back(std::move(*refused));
+  // The streaming limits pass parses the text once more; it runs before building only when an
+  // alias could expand, and otherwise only to locate a limit the built tree crosses.
+  const bool may_alias = detail::may_alias(text);
+  auto refuse = [&] {
+    auto refused = detail::check_yaml_limits(text, file, options);
+    if (refused)
+      result.diagnostics.push_back(std::move(*refused));
+    return refused.has_value();
+  };
+  if (may_alias && refuse())
     return;
-  }
   std::vector<YAML::Node> roots;
   try {
     roots = YAML::LoadAll(text);
+    if (!may_alias && !detail::within_limits(roots, options) && refuse())
+      return;
   } catch (const YAML::Exception& e) {
+    if (!may_alias && refuse()) // e.g. yaml-cpp's own depth guard, past ours
+      return;
     add_file_diagnostic(result, file, e.mark.line >= 0 ? e.mark.line + 1 : 0,
                         e.mark.column >= 0 ? e.mark.column + 1 : 0,
                         "YAML syntax error: " + e.msg);
