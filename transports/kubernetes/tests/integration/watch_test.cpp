@@ -207,6 +207,20 @@ TEST(kubernetes_watch, a_410_relists_and_reports_the_complete_set) {
   EXPECT_EQ(seen.events(), (std::vector<std::string>{"ADDED b"}));
 }
 
+TEST(kubernetes_watch, a_410_status_to_the_watch_request_relists_too) {
+  kube::api_server server{without_bookmarks()};
+  server.put(configmap("a"));
+  api_client client{config_for(server)};
+  recorder seen;
+  watcher w{client, collection, seen.handlers()};
+  ASSERT_TRUE(server.wait_for_watches(1));
+  server.fail_next(1, 410, 0, collection);
+  server.close_watches();
+  ASSERT_TRUE(test::eventually([&] { return seen.lists().size() == 2; }));
+  EXPECT_EQ(seen.names_of_list(1), (std::vector<std::string>{"a"}));
+  EXPECT_TRUE(seen.errors().empty());
+}
+
 TEST(kubernetes_watch, a_closed_stream_resumes_from_the_last_version_without_duplicates) {
   kube::api_server server{without_bookmarks()};
   core::metrics_registry metrics;
