@@ -20,6 +20,8 @@ using namespace std::chrono_literals;
 
 /// Longest error body kept from a refused watch.
 constexpr std::size_t error_body_limit = std::size_t{64} * 1024;
+/// Longest watch event line (objects in etcd are at most 1.5 MiB by default).
+constexpr std::size_t line_limit = std::size_t{64} * 1024 * 1024;
 
 /// One watch request on its way.
 struct stream {
@@ -67,6 +69,11 @@ std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user)
     }
   }
   s.buffer.erase(0, start);
+  if (s.buffer.size() > line_limit) {
+    s.error = "a watch event longer than " + std::to_string(line_limit) + " bytes";
+    s.end = watch_end::failed;
+    return 0;
+  }
   return n;
 }
 
