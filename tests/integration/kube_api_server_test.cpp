@@ -13,8 +13,8 @@ using namespace ganglion::test::kube;
 namespace {
 
 json config_map(const std::string& name, json data = {{"a", "1"}}) {
-  return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}},
-          {"data", data}};
+  return {
+    {"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}}, {"data", data}};
 }
 
 json sensor(const std::string& name) {
@@ -74,11 +74,12 @@ TEST(kube_api_server, discovery_lists_core_groups_and_custom_resources) {
   server.add_resource("example.com", "v1", "Widget", "widgets", true, true);
   auto added = client.get("/apis/example.com/v1").object();
   EXPECT_NE(find_resource(added, "widgets/status"), nullptr);
-  EXPECT_EQ(client.post("/apis/example.com/v1/namespaces/default/widgets",
-                        {{"apiVersion", "example.com/v1"}, {"kind", "Widget"},
-                         {"metadata", {{"name", "w"}}}})
-              .status,
-            201);
+  EXPECT_EQ(
+    client
+      .post("/apis/example.com/v1/namespaces/default/widgets",
+            {{"apiVersion", "example.com/v1"}, {"kind", "Widget"}, {"metadata", {{"name", "w"}}}})
+      .status,
+    201);
   server.remove_resource("example.com", "v1", "widgets");
   EXPECT_EQ(client.get("/apis/example.com/v1").status, 404);
   EXPECT_EQ(client.get("/apis/example.com/v1/namespaces/default/widgets/w").status, 404);
@@ -139,6 +140,18 @@ TEST(kube_api_server, create_rejects_bad_bodies_with_the_api_errors) {
   EXPECT_EQ(client.post(cms, wrong_version).status, 400);
   EXPECT_EQ(client.request("POST", cms, "{not json").status, 400);
   EXPECT_FALSE(server.get("v1", "configmaps", "default", "x"));
+
+  EXPECT_EQ(client.get(cms + "/%FF%FE").object()["reason"], "NotFound");
+  EXPECT_EQ(client.patch(cms + "/x?fieldManager=m", "a: [", "application/apply-patch+yaml").status,
+            400);
+  EXPECT_EQ(client.patch(cms + "/x?fieldManager=m", "- 1", "application/apply-patch+yaml").status,
+            400);
+  EXPECT_EQ(client.request("POST", cms, "[1]").status, 400);
+  EXPECT_EQ(client.get(cms + "?limit=x").status, 400);
+  EXPECT_EQ(client.get(cms + "?watch=true&resourceVersion=abc").status, 400);
+  EXPECT_EQ(client.request("HEAD", cms).status, 405);
+  EXPECT_EQ(client.get("/nowhere").status, 404);
+  EXPECT_EQ(client.get("/api").status, 200);
 }
 
 TEST(kube_api_server, generate_name_appends_five_random_characters) {
@@ -223,12 +236,11 @@ TEST(kube_api_server, merge_json_and_strategic_patches_change_the_object) {
             {{"name", "side"}, {"image", "b:1"}}}}}}}}}}};
   auto deployments = "/apis/apps/v1/namespaces/default/deployments";
   ASSERT_EQ(client.post(deployments, deployment).status, 201);
-  auto strategic = client.patch(
-    std::string(deployments) + "/d",
-    R"({"spec":{"template":{"spec":{"containers":[
+  auto strategic = client.patch(std::string(deployments) + "/d",
+                                R"({"spec":{"template":{"spec":{"containers":[
         {"name":"main","image":"a:2","env":[{"name":"Y","value":"2"}]},
         {"name":"side","$patch":"delete"}]}}}})",
-    "application/strategic-merge-patch+json");
+                                "application/strategic-merge-patch+json");
   ASSERT_EQ(strategic.status, 200) << strategic.body;
   auto containers = strategic.object()["spec"]["template"]["spec"]["containers"];
   ASSERT_EQ(containers.size(), 1u);
@@ -245,8 +257,8 @@ TEST(kube_api_server, apply_patch_creates_then_merges_and_needs_a_field_manager)
                      "data:\n  a: \"1\"\n  n: 5\n";
   auto no_manager = client.patch(cms + "/applied", yaml, "application/apply-patch+yaml");
   EXPECT_EQ(no_manager.status, 422);
-  auto created = client.patch(cms + "/applied?fieldManager=test", yaml,
-                              "application/apply-patch+yaml");
+  auto created =
+    client.patch(cms + "/applied?fieldManager=test", yaml, "application/apply-patch+yaml");
   ASSERT_EQ(created.status, 201) << created.body;
   EXPECT_EQ(created.object()["data"], json({{"a", "1"}, {"n", 5}}));
   auto merged = client.patch(cms + "/applied?fieldManager=test",
@@ -255,8 +267,9 @@ TEST(kube_api_server, apply_patch_creates_then_merges_and_needs_a_field_manager)
                              "application/apply-patch+yaml");
   ASSERT_EQ(merged.status, 200) << merged.body;
   EXPECT_EQ(merged.object()["data"], json({{"a", "1"}, {"b", "two"}, {"n", 5}}));
-  EXPECT_EQ(client.patch(cms + "/applied?fieldManager=test", "apiVersion: v1\nkind: Secret\n",
-                         "application/apply-patch+yaml")
+  EXPECT_EQ(client
+              .patch(cms + "/applied?fieldManager=test", "apiVersion: v1\nkind: Secret\n",
+                     "application/apply-patch+yaml")
               .status,
             400);
 }
@@ -277,8 +290,7 @@ TEST(kube_api_server, status_subresource_changes_only_status) {
   EXPECT_EQ(status_put.object()["spec"]["triggers"], json::array());
   EXPECT_EQ(status_put.object()["metadata"]["generation"], 1);
 
-  auto main_patch = client.patch(sensors + "/s",
-                                 R"({"spec":{"x":1},"status":{"phase":"Ignored"}})",
+  auto main_patch = client.patch(sensors + "/s", R"({"spec":{"x":1},"status":{"phase":"Ignored"}})",
                                  "application/merge-patch+json");
   EXPECT_EQ(main_patch.object()["status"]["phase"], "Running");
   EXPECT_EQ(main_patch.object()["spec"]["x"], 1);
@@ -318,8 +330,9 @@ TEST(kube_api_server, cluster_scoped_resources_have_no_namespace) {
   ASSERT_EQ(created.status, 201) << created.body;
   EXPECT_FALSE(created.object()["metadata"].contains("namespace"));
   EXPECT_EQ(client.get(std::string(path) + "/cwt").status, 200);
-  EXPECT_EQ(client.get("/apis/argoproj.io/v1alpha1/namespaces/default/clusterworkflowtemplates"
-                       "/cwt")
+  EXPECT_EQ(client
+              .get("/apis/argoproj.io/v1alpha1/namespaces/default/clusterworkflowtemplates"
+                   "/cwt")
               .status,
             404);
   EXPECT_EQ(client.get("/api/v1/namespaces/default").object()["status"]["phase"], "Active");
@@ -366,7 +379,9 @@ TEST(kube_api_server, a_write_hook_emulates_a_controller) {
                       pod["status"]["phase"] = "Running";
                     });
   });
-  json pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}}},
+  json pod = {{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", {{"name", "p"}}},
               {"spec", {{"containers", {{{"name", "c"}, {"image", "i"}}}}}}};
   ASSERT_EQ(client.post("/api/v1/namespaces/default/pods", pod).status, 201);
   auto running = server.wait_for_object("v1", "Pod", "default", "p", [](const json& p) {
@@ -374,8 +389,7 @@ TEST(kube_api_server, a_write_hook_emulates_a_controller) {
   });
   ASSERT_TRUE(running);
   EXPECT_EQ((*running)["metadata"]["labels"]["ready"], "true");
-  EXPECT_EQ(client.get("/api/v1/namespaces/default/pods/p").object()["status"]["phase"],
-            "Running");
+  EXPECT_EQ(client.get("/api/v1/namespaces/default/pods/p").object()["status"]["phase"], "Running");
 }
 
 TEST(kube_api_server, logs_requests_and_keeps_connections_alive) {

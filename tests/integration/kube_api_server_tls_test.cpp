@@ -67,8 +67,10 @@ TEST(kube_api_server_tls, a_watch_streams_over_tls) {
   options.tls = true;
   options.tokens = {"t"};
   api_server server{options};
-  watch_stream watch{server.url() + "/apis/argoproj.io/v1alpha1/namespaces/argo/sensors"
-                                    "?watch=true&resourceVersion=" + server.resource_version(),
+  watch_stream watch{server.url()
+                       + "/apis/argoproj.io/v1alpha1/namespaces/argo/sensors"
+                         "?watch=true&resourceVersion="
+                       + server.resource_version(),
                      {server.ca_pem(), "t"}};
   ASSERT_TRUE(server.wait_for_watches(1));
   server.put({{"apiVersion", "argoproj.io/v1alpha1"},

@@ -44,7 +44,9 @@ TEST(kube_api_server_list, label_and_field_selectors_filter_items) {
   server.put(labelled("c", json::object()));
   server.put(labelled("d", {{"app", "web"}}, "other"));
 
-  auto select = [&](const std::string& query) { return names(client.get(cms + "?" + query).object()); };
+  auto select = [&](const std::string& query) {
+    return names(client.get(cms + "?" + query).object());
+  };
   using v = std::vector<std::string>;
   EXPECT_EQ(select("labelSelector=app%3Dweb"), v{"a"});
   EXPECT_EQ(select("labelSelector=app%3D%3Dweb"), v{"a"});
@@ -56,9 +58,9 @@ TEST(kube_api_server_list, label_and_field_selectors_filter_items) {
   EXPECT_EQ(select("labelSelector=app%3Dweb,tier%3Dfront"), v{"a"});
   EXPECT_EQ(select("fieldSelector=metadata.name%3Db"), v{"b"});
   EXPECT_EQ(select("fieldSelector=metadata.name!%3Db"), (v{"a", "c"}));
-  EXPECT_EQ(names(client.get("/api/v1/configmaps?fieldSelector=metadata.namespace%3Dother")
-                    .object()),
-            v{"d"});
+  EXPECT_EQ(
+    names(client.get("/api/v1/configmaps?fieldSelector=metadata.namespace%3Dother").object()),
+    v{"d"});
   EXPECT_EQ(names(client.get("/api/v1/configmaps").object()), (v{"a", "b", "c", "d"}));
 
   auto bad = client.get(cms + "?labelSelector=app%20in%20web");
@@ -94,12 +96,13 @@ TEST(kube_api_server_list, a_list_is_typed_and_chunked_with_limit_and_continue) 
   EXPECT_EQ(all, (std::vector<std::string>{"cm0", "cm1", "cm2", "cm3", "cm4", "cm5", "cm6"}));
   EXPECT_EQ(client.get(cms + "?limit=3&continue=bm90LWEtdG9rZW4%3D").status, 400);
 
-  server.put({{"apiVersion", "argoproj.io/v1alpha1"}, {"kind", "Sensor"},
-              {"metadata", {{"name", "s"}}}});
+  server.put(
+    {{"apiVersion", "argoproj.io/v1alpha1"}, {"kind", "Sensor"}, {"metadata", {{"name", "s"}}}});
   server.compact();
-  EXPECT_EQ(client.get(cms + "?limit=3&continue=" + first["metadata"]["continue"].get<std::string>())
-              .object()["code"],
-            410);
+  EXPECT_EQ(
+    client.get(cms + "?limit=3&continue=" + first["metadata"]["continue"].get<std::string>())
+      .object()["code"],
+    410);
   EXPECT_EQ(client.get("/apis/argoproj.io/v1alpha1/sensors").object()["items"][0]["kind"],
             "Sensor");
 }
@@ -187,8 +190,8 @@ TEST(kube_api_server_watch, an_expired_version_gets_an_error_event_with_410) {
   EXPECT_EQ(error["object"]["reason"], "Expired");
   EXPECT_EQ(watch.status(), 200);
 
-  watch_stream current{server.url() + cms + "?watch=true&resourceVersion="
-                       + server.resource_version()};
+  watch_stream current{server.url() + cms
+                       + "?watch=true&resourceVersion=" + server.resource_version()};
   ASSERT_TRUE(server.wait_for_watches(1));
 }
 
@@ -211,10 +214,10 @@ TEST(kube_api_server_watch, the_history_is_bounded) {
 
 TEST(kube_api_server_watch, a_stream_ends_at_its_timeout_or_when_the_test_closes_it) {
   api_server server;
-  watch_stream timed{server.url() + cms + "?watch=true&timeoutSeconds=1&resourceVersion="
-                     + server.resource_version()};
-  watch_stream open{server.url() + "/api/v1/configmaps?watch=true&resourceVersion="
-                    + server.resource_version()};
+  watch_stream timed{server.url() + cms
+                     + "?watch=true&timeoutSeconds=1&resourceVersion=" + server.resource_version()};
+  watch_stream open{server.url()
+                    + "/api/v1/configmaps?watch=true&resourceVersion=" + server.resource_version()};
   ASSERT_TRUE(server.wait_for_watches(2));
   ASSERT_TRUE(timed.wait_ended());
   EXPECT_EQ(timed.status(), 200);

@@ -32,7 +32,7 @@ struct client_reply {
   long status = 0;
   std::string body;
   std::string error;
-  std::map<std::string, std::string> headers;  ///< names lowercased
+  std::map<std::string, std::string> headers; ///< names lowercased
   long new_connections = 0;
 
   json object() const { return json::parse(body, nullptr, false); }

@@ -14,7 +14,8 @@ std::string url_decode(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '+') {
       out += ' ';
-    } else if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1]))
+    } else if (text[i] == '%' && i + 2 < text.size()
+               && std::isxdigit(static_cast<unsigned char>(text[i + 1]))
                && std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
       i += 2;
@@ -44,15 +45,11 @@ api_reply injected(const injected_failure& f) {
   std::string message;
   json details = nullptr;
   switch (f.status) {
-  case 429:
-    message = "Too many requests, please try again later.";
-    break;
-  case 500: message = "Internal error occurred: injected failure"; break;
-  case 503: message = "the server is currently unable to handle the request"; break;
-  case 504:
-    message = "Timeout: request did not complete within the allotted timeout";
-    break;
-  default: message = "injected failure (HTTP " + std::to_string(f.status) + ")";
+    case 429: message = "Too many requests, please try again later."; break;
+    case 500: message = "Internal error occurred: injected failure"; break;
+    case 503: message = "the server is currently unable to handle the request"; break;
+    case 504: message = "Timeout: request did not complete within the allotted timeout"; break;
+    default: message = "injected failure (HTTP " + std::to_string(f.status) + ")";
   }
   if (f.retry_after_seconds > 0)
     details = {{"retryAfterSeconds", f.retry_after_seconds}};
@@ -79,7 +76,7 @@ std::string verb_of(const std::string& method, bool named, bool watching) {
 
 api_error forbidden(const api_call& call, const std::string& verb, const verbs::where& at) {
   std::string resource = at.subresource.empty() ? at.type.plural
-                                                 : at.type.plural + "/" + at.subresource;
+                                                : at.type.plural + "/" + at.subresource;
   std::string subject = qualified(at.type);
   if (!at.name.empty())
     subject += " \"" + at.name + "\"";
@@ -104,8 +101,8 @@ parsed_target parse_target(const std::string& target) {
   std::size_t start = 0;
   while (start < path.size()) {
     auto slash = path.find('/', start);
-    auto segment = path.substr(start, slash == std::string::npos ? std::string::npos
-                                                                 : slash - start);
+    auto segment =
+      path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     if (!segment.empty())
       parsed.segments.push_back(url_decode(segment));
     if (slash == std::string::npos)
@@ -131,8 +128,7 @@ parsed_target parse_target(const std::string& target) {
   return parsed;
 }
 
-api_handler::api_handler(store& objects, faults& injected, bool auth_required,
-                         std::string address)
+api_handler::api_handler(store& objects, faults& injected, bool auth_required, std::string address)
   : store_(objects), faults_(injected), auth_required_(auth_required),
     address_(std::move(address)) {}
 
@@ -146,8 +142,8 @@ api_reply api_handler::handle(const api_call& call) const {
   } catch (const api_error& e) {
     return failure(e);
   } catch (const std::exception& e) {
-    return failure(api_error{500, "InternalError",
-                             std::string("Internal error occurred: ") + e.what()});
+    return failure(
+      api_error{500, "InternalError", std::string("Internal error occurred: ") + e.what()});
   }
 }
 
@@ -159,7 +155,9 @@ api_reply api_handler::route(const api_call& call, const parsed_target& target) 
     return r;
   }
   if (s.size() == 1 && s[0] == "version")
-    return reply(200, {{"major", "1"}, {"minor", "29"}, {"gitVersion", "v1.29.0-ganglion-test"},
+    return reply(200, {{"major", "1"},
+                       {"minor", "29"},
+                       {"gitVersion", "v1.29.0-ganglion-test"},
                        {"platform", "linux/amd64"}});
   if (s.empty() || (s[0] != "api" && s[0] != "apis"))
     throw resource_not_found();

@@ -88,8 +88,7 @@ api_reply get(store& objects, const where& at);
 api_reply list(store& objects, const where& at, const parsed_target& target);
 api_reply create(store& objects, const where& at, const api_call& call);
 api_reply update(store& objects, const where& at, const api_call& call);
-api_reply patch(store& objects, const where& at, const api_call& call,
-                const parsed_target& target);
+api_reply patch(store& objects, const where& at, const api_call& call, const parsed_target& target);
 api_reply remove(store& objects, const where& at);
 /// The watch a `?watch=true` request asks for.
 watch_request watch(const where& at, const parsed_target& target);

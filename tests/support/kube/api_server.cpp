@@ -1,6 +1,7 @@
 #include "api_server.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "../eventually.hpp"
@@ -74,10 +75,21 @@ api_server::api_server(server_options options) : impl_(std::make_unique<impl>(st
                                             "127.0.0.1:" + std::to_string(port()));
   if (s.options.seed_namespaces)
     for (const char* ns : {"default", "kube-system"})
-      put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}},
+      put({{"apiVersion", "v1"},
+           {"kind", "Namespace"},
+           {"metadata", {{"name", ns}}},
            {"status", {{"phase", "Active"}}}});
   s.accept();
-  s.thread = std::thread([&s] { s.context.run(); });
+  s.thread = std::thread([&s] {
+    for (;;) {
+      try {
+        s.context.run();
+        return;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "kube::api_server: %s\n", e.what());
+      }
+    }
+  });
 }
 
 api_server::~api_server() {
@@ -110,7 +122,8 @@ std::string api_server::kubeconfig(const std::string& token,
                                    const std::optional<client_credentials>& credentials,
                                    const std::string& ns) const {
   std::string text = "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n"
-                     "    server: " + url() + "\n";
+                     "    server: "
+                     + url() + "\n";
   if (impl_->ca)
     text += "    certificate-authority-data: " + base64_encode(ca_pem()) + "\n";
   text += "users:\n- name: test\n  user:";
@@ -122,13 +135,14 @@ std::string api_server::kubeconfig(const std::string& token,
   if (token.empty() && !credentials)
     text += " {}";
   text += "\ncontexts:\n- name: test\n  context:\n    cluster: test\n    user: test\n"
-          "    namespace: " + ns + "\ncurrent-context: test\n";
+          "    namespace: "
+          + ns + "\ncurrent-context: test\n";
   return text;
 }
 
 void api_server::add_resource(const std::string& group, const std::string& version,
-                              const std::string& kind, const std::string& plural,
-                              bool namespaced, bool has_status) {
+                              const std::string& kind, const std::string& plural, bool namespaced,
+                              bool has_status) {
   impl_->objects.add_resource({group, version, kind, plural, namespaced, has_status});
 }
 
@@ -161,7 +175,8 @@ json api_server::put(json object) {
     throw std::invalid_argument("kube::api_server::put: metadata.name is missing");
   auto ns = type.namespaced ? metadata.value("namespace", "default") : "";
   metadata.erase("resourceVersion");
-  return impl_->objects.write(type, ns, name, [&](const json*) { return object; }, "put");
+  return impl_->objects.write(
+    type, ns, name, [&](const json*) { return object; }, "put");
 }
 
 std::optional<json> api_server::get(std::string_view api_version, std::string_view kind,
@@ -288,9 +303,8 @@ bool api_server::wait_for_request(const std::function<bool(const request_record&
     limit);
 }
 
-std::optional<json> api_server::wait_for_object(std::string_view api_version,
-                                                std::string_view kind, std::string_view ns,
-                                                std::string_view name,
+std::optional<json> api_server::wait_for_object(std::string_view api_version, std::string_view kind,
+                                                std::string_view ns, std::string_view name,
                                                 const std::function<bool(const json&)>& match,
                                                 std::chrono::milliseconds limit) const {
   std::optional<json> found;

@@ -37,7 +37,7 @@ struct server_options {
 
 /// A resource the server serves (a row of discovery).
 struct resource_type {
-  std::string group;  ///< "" for the core group
+  std::string group; ///< "" for the core group
   std::string version;
   std::string kind;
   std::string plural;
@@ -195,11 +195,10 @@ public:
                         std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
   /// Waits until the object exists and satisfies `match` (any when empty); returns it, or
   /// nullopt when `limit` passes first.
-  std::optional<json> wait_for_object(std::string_view api_version, std::string_view kind,
-                                      std::string_view ns, std::string_view name,
-                                      const std::function<bool(const json&)>& match = {},
-                                      std::chrono::milliseconds limit = std::chrono::seconds(10))
-    const;
+  std::optional<json> wait_for_object(
+    std::string_view api_version, std::string_view kind, std::string_view ns, std::string_view name,
+    const std::function<bool(const json&)>& match = {},
+    std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
   /// Waits until the object is absent; false when `limit` passes first.
   bool wait_for_absent(std::string_view api_version, std::string_view kind, std::string_view ns,
                        std::string_view name,

@@ -25,6 +25,11 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 using tls_stream = beast::ssl_stream<beast::tcp_stream>;
 
+/// `value` as JSON text; invalid UTF-8 (from a URL or a YAML body) is replaced, not thrown.
+inline std::string to_text(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 /// A connection over `Stream`: beast::tcp_stream or tls_stream.
 template <class Stream>
 class connection : public std::enable_shared_from_this<connection<Stream>> {
@@ -96,8 +101,8 @@ private:
     auto request = parser_->release();
     auto call = call_of(request);
     auto reply = server_.handler->handle(call);
-    server_.record({call.method, call.target, call.content_type, call.body, call.authenticated,
-                    reply.status});
+    server_.record(
+      {call.method, call.target, call.content_type, call.body, call.authenticated, reply.status});
     keep_alive_ = request.keep_alive();
     if (reply.watch)
       open_watch(*reply.watch, request.version());
@@ -112,14 +117,12 @@ private:
     response->set(bhttp::field::content_type, reply.text ? "text/plain" : "application/json");
     for (const auto& [name, value] : reply.headers)
       response->set(name, value);
-    response->body() = reply.text ? *reply.text : reply.body.dump();
+    response->body() = reply.text ? *reply.text : to_text(reply.body);
     response->keep_alive(keep_alive_);
     response->prepare_payload();
     bhttp::async_write(stream_, *response,
-                       [self = this->shared_from_this(), response](const beast::error_code& ec,
-                                                                   std::size_t) {
-                         self->after_response(ec);
-                       });
+                       [self = this->shared_from_this(), response](
+                         const beast::error_code& ec, std::size_t) { self->after_response(ec); });
   }
 
   void after_response(const beast::error_code& ec) {
@@ -146,26 +149,26 @@ private:
     header_->chunked(true);
     serializer_.emplace(*header_);
     writing_ = true;
-    bhttp::async_write_header(stream_, *serializer_,
-                              [self = this->shared_from_this()](const beast::error_code& ec,
-                                                                std::size_t) {
-                                self->writing_ = false;
-                                if (ec)
-                                  return self->stop_watch();
-                                self->write_next();
-                              });
+    bhttp::async_write_header(
+      stream_, *serializer_,
+      [self = this->shared_from_this()](const beast::error_code& ec, std::size_t) {
+        self->writing_ = false;
+        if (ec)
+          return self->stop_watch();
+        self->write_next();
+      });
     std::weak_ptr<connection> weak = this->shared_from_this();
     auto executor = server_.context.get_executor();
     try {
-      watch_id_ = server_.objects.watch(request.type, request.filter, request.from_version,
-                                        [weak, executor](const json& event) {
-                                          boost::asio::post(executor, [weak, line = event.dump()] {
-                                            if (auto self = weak.lock())
-                                              self->push(line);
-                                          });
-                                        });
+      watch_id_ = server_.objects.watch(
+        request.type, request.filter, request.from_version, [weak, executor](const json& event) {
+          boost::asio::post(executor, [weak, line = to_text(event)] {
+            if (auto self = weak.lock())
+              self->push(line);
+          });
+        });
     } catch (const api_error& e) {
-      push(json{{"type", "ERROR"}, {"object", e.status()}}.dump());
+      push(to_text(json{{"type", "ERROR"}, {"object", e.status()}}));
       return finish();
     }
     closer_id_ = server_.add_closer([weak, executor] {
@@ -189,14 +192,14 @@ private:
   /// Reads while a watch streams, to notice a client that goes away (a watch response ends
   /// the connection, so nothing else is read on it).
   void notice_close() {
-    stream_.async_read_some(boost::asio::buffer(probe_),
-                            [self = this->shared_from_this()](const beast::error_code& ec,
-                                                              std::size_t) {
-                              if (!ec)
-                                return self->notice_close();
-                              self->stop_watch();
-                              beast::get_lowest_layer(self->stream_).socket().close(self->ignored_);
-                            });
+    stream_.async_read_some(
+      boost::asio::buffer(probe_),
+      [self = this->shared_from_this()](const beast::error_code& ec, std::size_t) {
+        if (!ec)
+          return self->notice_close();
+        self->stop_watch();
+        beast::get_lowest_layer(self->stream_).socket().close(self->ignored_);
+      });
   }
 
   void schedule_bookmark() {
@@ -206,13 +209,13 @@ private:
       auto self = weak.lock();
       if (!self || ec || !self->watching_)
         return;
-      json bookmark = {{"type", "BOOKMARK"},
-                       {"object",
-                        {{"kind", self->watch_type_.kind},
-                         {"apiVersion", self->watch_type_.api_version()},
-                         {"metadata",
-                          {{"resourceVersion", self->server_.objects.resource_version()}}}}}};
-      boost::asio::post(self->server_.context.get_executor(), [weak, line = bookmark.dump()] {
+      json bookmark = {
+        {"type", "BOOKMARK"},
+        {"object",
+         {{"kind", self->watch_type_.kind},
+          {"apiVersion", self->watch_type_.api_version()},
+          {"metadata", {{"resourceVersion", self->server_.objects.resource_version()}}}}}};
+      boost::asio::post(self->server_.context.get_executor(), [weak, line = to_text(bookmark)] {
         if (auto self = weak.lock())
           self->push(line);
       });
@@ -235,25 +238,25 @@ private:
       current_ = std::move(pending_.front());
       pending_.pop_front();
       writing_ = true;
-      boost::asio::async_write(stream_, bhttp::make_chunk(boost::asio::buffer(current_)),
-                               [self = this->shared_from_this()](const beast::error_code& ec,
-                                                                 std::size_t) {
-                                 self->writing_ = false;
-                                 if (ec)
-                                   return self->stop_watch();
-                                 self->write_next();
-                               });
+      boost::asio::async_write(
+        stream_, bhttp::make_chunk(boost::asio::buffer(current_)),
+        [self = this->shared_from_this()](const beast::error_code& ec, std::size_t) {
+          self->writing_ = false;
+          if (ec)
+            return self->stop_watch();
+          self->write_next();
+        });
       return;
     }
     if (ending_ && watching_) {
       watching_ = false;
       writing_ = true;
-      boost::asio::async_write(stream_, bhttp::make_chunk_last(),
-                               [self = this->shared_from_this()](const beast::error_code& ec,
-                                                                 std::size_t) {
-                                 self->writing_ = false;
-                                 self->after_response(ec);
-                               });
+      boost::asio::async_write(
+        stream_, bhttp::make_chunk_last(),
+        [self = this->shared_from_this()](const beast::error_code& ec, std::size_t) {
+          self->writing_ = false;
+          self->after_response(ec);
+        });
     }
   }
 

@@ -33,13 +33,15 @@ void check_identity(const json& body, const where& at) {
   auto kind = body.value("kind", "");
   auto api_version = body.value("apiVersion", "");
   if (kind.empty())
-    throw bad_request("Object 'Kind' is missing in '" + body.dump() + "'");
+    throw bad_request("Object 'Kind' is missing in '"
+                      + body.dump(-1, ' ', false, json::error_handler_t::replace) + "'");
   if (api_version.empty())
-    throw bad_request("Object 'apiVersion' is missing in '" + body.dump() + "'");
+    throw bad_request("Object 'apiVersion' is missing in '"
+                      + body.dump(-1, ' ', false, json::error_handler_t::replace) + "'");
   if (api_version != at.type.api_version())
     throw bad_request("the API version in the data (" + api_version
-                      + ") does not match the expected API version ("
-                      + at.type.api_version() + ")");
+                      + ") does not match the expected API version (" + at.type.api_version()
+                      + ")");
   if (kind != at.type.kind)
     throw bad_request(kind + " in version \"" + at.type.version + "\" cannot be handled as a "
                       + at.type.kind);
@@ -57,13 +59,16 @@ void check_identity(const json& body, const where& at) {
 }
 
 void check_name(const where& at, const std::string& name) {
-  static const std::regex subdomain{"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"};
+  static const std::regex subdomain{
+    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"};
   if (name.size() > 253 || !std::regex_match(name, subdomain))
-    throw invalid(at.type, name, "metadata.name", "FieldValueInvalid",
-                  "Invalid value: \"" + name + "\": a lowercase RFC 1123 subdomain must "
-                  "consist of lower case alphanumeric characters, '-' or '.', and must start "
-                  "and end with an alphanumeric character (e.g. 'example.com', regex used for "
-                  "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    throw invalid(
+      at.type, name, "metadata.name", "FieldValueInvalid",
+      "Invalid value: \"" + name
+        + "\": a lowercase RFC 1123 subdomain must "
+          "consist of lower case alphanumeric characters, '-' or '.', and must start "
+          "and end with an alphanumeric character (e.g. 'example.com', regex used for "
+          "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
 }
 
 /// The body as a new object: server-set metadata dropped, status dropped when it has its own
@@ -246,8 +251,12 @@ watch_request watch(const where& at, const parsed_target& target) {
   watch_request request;
   request.type = at.type;
   request.filter = filter_of(at, target);
-  if (auto it = target.query.find("resourceVersion"); it != target.query.end())
+  if (auto it = target.query.find("resourceVersion"); it != target.query.end()) {
     request.from_version = it->second;
+    if (request.from_version.find_first_not_of("0123456789") != std::string::npos)
+      throw bad_request("resourceVersion: Invalid value: \"" + it->second
+                        + "\": must be a number");
+  }
   if (auto it = target.query.find("allowWatchBookmarks"); it != target.query.end())
     request.bookmarks = it->second == "true" || it->second == "1";
   if (auto it = target.query.find("timeoutSeconds"); it != target.query.end()) {

@@ -67,34 +67,34 @@ json merge_list(json target, const json& patch, const std::vector<std::string>& 
 
 json yaml_to_json(const YAML::Node& node) {
   switch (node.Type()) {
-  case YAML::NodeType::Map: {
-    json object = json::object();
-    for (const auto& entry : node)
-      object[entry.first.as<std::string>()] = yaml_to_json(entry.second);
-    return object;
-  }
-  case YAML::NodeType::Sequence: {
-    json array = json::array();
-    for (const auto& item : node)
-      array.push_back(yaml_to_json(item));
-    return array;
-  }
-  case YAML::NodeType::Scalar: {
-    const std::string& text = node.Scalar();
-    if (node.Tag() == "!")
+    case YAML::NodeType::Map: {
+      json object = json::object();
+      for (const auto& entry : node)
+        object[entry.first.as<std::string>()] = yaml_to_json(entry.second);
+      return object;
+    }
+    case YAML::NodeType::Sequence: {
+      json array = json::array();
+      for (const auto& item : node)
+        array.push_back(yaml_to_json(item));
+      return array;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string& text = node.Scalar();
+      if (node.Tag() == "!")
+        return text;
+      if (text == "true" || text == "True" || text == "TRUE")
+        return true;
+      if (text == "false" || text == "False" || text == "FALSE")
+        return false;
+      if (text == "null" || text == "Null" || text == "NULL" || text == "~")
+        return nullptr;
+      auto number = json::parse(text, nullptr, false);
+      if (number.is_number())
+        return number;
       return text;
-    if (text == "true" || text == "True" || text == "TRUE")
-      return true;
-    if (text == "false" || text == "False" || text == "FALSE")
-      return false;
-    if (text == "null" || text == "Null" || text == "NULL" || text == "~")
-      return nullptr;
-    auto number = json::parse(text, nullptr, false);
-    if (number.is_number())
-      return number;
-    return text;
-  }
-  default: return nullptr;
+    }
+    default: return nullptr;
   }
 }
 
@@ -167,29 +167,31 @@ json apply_patch(const json& current, patch_type type, const std::string& body,
   if (patch.is_discarded())
     throw bad_request("error decoding patch: invalid JSON in the body");
   switch (type) {
-  case patch_type::merge:
-    if (!patch.is_object())
-      throw bad_request("error decoding patch: a merge patch must be a JSON object");
-    {
-      json result = current;
-      result.merge_patch(patch);
-      return result;
-    }
-  case patch_type::strategic:
-    if (!patch.is_object())
-      throw bad_request("error decoding patch: a strategic merge patch must be a JSON object");
-    return strategic_merge(current, patch);
-  case patch_type::json_patch:
-    if (!patch.is_array())
-      throw bad_request("error decoding patch: a JSON patch must be a JSON array");
-    try {
-      return current.patch(patch);
-    } catch (const json::exception& e) {
-      throw api_error(422, "Invalid",
-                      qualified(resource) + " \"" + name + "\" is invalid: the JSON patch "
-                        "does not apply: " + e.what());
-    }
-  default: throw api_error(415, "UnsupportedMediaType", "unsupported patch type");
+    case patch_type::merge:
+      if (!patch.is_object())
+        throw bad_request("error decoding patch: a merge patch must be a JSON object");
+      {
+        json result = current;
+        result.merge_patch(patch);
+        return result;
+      }
+    case patch_type::strategic:
+      if (!patch.is_object())
+        throw bad_request("error decoding patch: a strategic merge patch must be a JSON object");
+      return strategic_merge(current, patch);
+    case patch_type::json_patch:
+      if (!patch.is_array())
+        throw bad_request("error decoding patch: a JSON patch must be a JSON array");
+      try {
+        return current.patch(patch);
+      } catch (const json::exception& e) {
+        throw api_error(422, "Invalid",
+                        qualified(resource) + " \"" + name
+                          + "\" is invalid: the JSON patch "
+                            "does not apply: "
+                          + e.what());
+      }
+    default: throw api_error(415, "UnsupportedMediaType", "unsupported patch type");
   }
 }
 

@@ -114,11 +114,12 @@ json api_resource_list(const std::vector<resource_type>& types, const std::strin
     if (type.group != group || type.version != version)
       continue;
     any = true;
-    resources.push_back({{"name", type.plural},
-                         {"singularName", singular_of(type)},
-                         {"namespaced", type.namespaced},
-                         {"kind", type.kind},
-                         {"verbs", {"create", "delete", "get", "list", "patch", "update", "watch"}}});
+    resources.push_back(
+      {{"name", type.plural},
+       {"singularName", singular_of(type)},
+       {"namespaced", type.namespaced},
+       {"kind", type.kind},
+       {"verbs", {"create", "delete", "get", "list", "patch", "update", "watch"}}});
     if (type.has_status)
       resources.push_back({{"name", type.plural + "/status"},
                            {"singularName", ""},

@@ -60,8 +60,8 @@ requirement parse_set(const std::string& part, std::size_t at, std::size_t op_si
   std::size_t start = 0;
   while (start <= values.size()) {
     auto comma = values.find(',', start);
-    auto value = trim(values.substr(start, comma == std::string::npos ? std::string::npos
-                                                                      : comma - start));
+    auto value =
+      trim(values.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (!value.empty())
       r.values.push_back(value);
     if (comma == std::string::npos)
@@ -107,12 +107,12 @@ bool holds(const requirement& r, const std::string* value) {
     return std::find(r.values.begin(), r.values.end(), *value) != r.values.end();
   };
   switch (r.operation) {
-  case requirement::op::equals: return value && *value == r.values.front();
-  case requirement::op::not_equals: return !value || *value != r.values.front();
-  case requirement::op::in: return value && listed();
-  case requirement::op::not_in: return !value || !listed();
-  case requirement::op::exists: return value != nullptr;
-  case requirement::op::not_exists: return value == nullptr;
+    case requirement::op::equals: return value && *value == r.values.front();
+    case requirement::op::not_equals: return !value || *value != r.values.front();
+    case requirement::op::in: return value && listed();
+    case requirement::op::not_in: return !value || !listed();
+    case requirement::op::exists: return value != nullptr;
+    case requirement::op::not_exists: return value == nullptr;
   }
   return false;
 }
@@ -133,7 +133,7 @@ std::optional<std::string> field_value(const json& object, const std::string& pa
   }
   if (at->is_string())
     return at->get<std::string>();
-  return at->dump();
+  return at->dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 bool supported_field(const std::string& field, const resource_type& type) {
@@ -185,9 +185,8 @@ selector parse_field_selector(const std::string& text, const resource_type& type
 bool matches(const json& object, const selector& labels, const selector& fields) {
   static const json no_labels = json::object();
   const json& metadata = object.contains("metadata") ? object["metadata"] : no_labels;
-  const json& object_labels = metadata.contains("labels") && metadata["labels"].is_object()
-                                ? metadata["labels"]
-                                : no_labels;
+  const json& object_labels =
+    metadata.contains("labels") && metadata["labels"].is_object() ? metadata["labels"] : no_labels;
   for (const auto& r : labels.requirements) {
     std::string value;
     bool present = object_labels.contains(r.key) && object_labels[r.key].is_string();

@@ -30,7 +30,7 @@ struct list_page {
 
 /// Which objects a watch reports.
 struct watch_filter {
-  std::string ns;  ///< every namespace when empty
+  std::string ns; ///< every namespace when empty
   selector labels;
   selector fields;
 };
@@ -58,8 +58,7 @@ public:
   std::vector<resource_type> resources() const;
   std::optional<resource_type> find(const std::string& group, const std::string& version,
                                     const std::string& plural) const;
-  std::optional<resource_type> find_kind(std::string_view api_version,
-                                         std::string_view kind) const;
+  std::optional<resource_type> find_kind(std::string_view api_version, std::string_view kind) const;
 
   std::optional<json> get(const resource_type& type, const std::string& ns,
                           const std::string& name) const;

@@ -111,8 +111,8 @@ test_ca::~test_ca() = default;
 
 key_pair test_ca::issue_server() const {
   auto key = new_key();
-  auto cert = new_certificate(key.get(), {{"CN", "127.0.0.1"}}, keys_->cert.get(),
-                              keys_->key.get());
+  auto cert =
+    new_certificate(key.get(), {{"CN", "127.0.0.1"}}, keys_->cert.get(), keys_->key.get());
   add_extension(cert.get(), keys_->cert.get(), NID_basic_constraints, "critical,CA:FALSE");
   add_extension(cert.get(), keys_->cert.get(), NID_key_usage,
                 "critical,digitalSignature,keyEncipherment");

@@ -78,9 +78,9 @@ std::string random_uid() {
   high = (high & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;
   low = (low & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
   char text[40];
-  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(high >> 32), static_cast<unsigned>((high >> 16) & 0xffff),
-                static_cast<unsigned>(high & 0xffff), static_cast<unsigned>(low >> 48),
+  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(high >> 32),
+                static_cast<unsigned>((high >> 16) & 0xffff), static_cast<unsigned>(high & 0xffff),
+                static_cast<unsigned>(low >> 48),
                 static_cast<unsigned long long>(low & 0xffffffffffffULL));
   return text;
 }
