@@ -65,7 +65,9 @@ struct ssh_server {
                      "AuthorizedKeysFile " + dir + "/authorized_keys\n"
                      "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
                      "UsePAM no\nStrictModes no\nPermitRootLogin prohibit-password\n"
-                     "LogLevel ERROR\n");
+                     "LogLevel ERROR\n"
+                     // The session's shell reads no rc file of the user's real home.
+                     "SetEnv HOME=" + dir + "\n");
     process = std::make_unique<test::child_process>(
         std::vector<std::string>{sshd_binary, "-D", "-e", "-f", dir + "/sshd_config"});
     if (!test::eventually([&] { return accepts_connections(port) || !process->running(); }))
