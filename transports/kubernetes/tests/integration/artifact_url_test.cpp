@@ -87,6 +87,19 @@ TEST(artifact_url, a_body_that_is_not_yaml_names_the_location) {
   EXPECT_EQ(message.rfind(at + ".url: not valid YAML or JSON", 0), 0u) << message;
 }
 
+TEST(artifact_url, a_server_slower_than_the_timeout_is_an_error) {
+  file_server server;
+  server.put("/slow.yaml", {200, workflow, {}, std::chrono::milliseconds(1500)});
+  auto options = options_at();
+  options.timeout = std::chrono::milliseconds(200);
+  auto started = std::chrono::steady_clock::now();
+  auto message = error_of(url_location(server.url("/slow.yaml")), options);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(1200));
+  EXPECT_EQ(message.rfind(at + ".url.path: GET " + server.url("/slow.yaml") + " failed: ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("timed out"), std::string::npos) << message;
+}
+
 TEST(artifact_url, a_closed_port_is_an_error_at_url_path) {
   std::string url;
   {

@@ -4,6 +4,7 @@
 // rest), for the url source's tests. One connection at a time, on its own thread.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -22,6 +23,8 @@ struct canned_response {
   std::string body;
   /// `Location`, for a redirect.
   std::string location = {};
+  /// How long the answer is held back.
+  std::chrono::milliseconds delay{0};
 };
 
 /// Serves canned responses until destroyed.
@@ -80,6 +83,7 @@ private:
         if (auto it = routes_.find(std::string{request.target()}); it != routes_.end())
           answer = it->second;
       }
+      std::this_thread::sleep_for(answer.delay);
       http::response<http::string_body> response{static_cast<http::status>(answer.status), 11};
       response.set(http::field::content_type, "application/yaml");
       if (!answer.location.empty())
