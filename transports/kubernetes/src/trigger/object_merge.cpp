@@ -16,6 +16,7 @@ bool empty_value(const nlohmann::json& v) {
   case nlohmann::json::value_t::number_float:
     return v.get<double>() == 0;
   case nlohmann::json::value_t::string:
+    return v.get_ref<const std::string&>().empty();
   case nlohmann::json::value_t::array:
   case nlohmann::json::value_t::object:
     return v.empty();

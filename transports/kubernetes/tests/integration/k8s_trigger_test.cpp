@@ -244,10 +244,11 @@ TEST_F(k8s_trigger, policy_timeout_fails_or_succeeds_as_error_on_backoff_timeout
     server.clear_requests();
     auto outcome = fire(*executor());
     EXPECT_EQ(outcome.ok, !error_on_timeout) << outcome.error;
-    if (error_on_timeout)
+    if (error_on_timeout) {
       EXPECT_NE(outcome.error.find("failed to determine status of the triggered resource"),
                 std::string::npos)
         << outcome.error;
+    }
     EXPECT_EQ(server.requests("GET", "/api/v1/namespaces/default/configmaps/never").size(), 3u)
       << "one read per backoff step";
   }

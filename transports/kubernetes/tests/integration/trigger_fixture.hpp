@@ -46,9 +46,11 @@ protected:
                   "  triggers:\n"
                 + triggers;
     loaded = dsl::load_manifest_text(yaml, "test.yaml", options);
-    for (const auto& d : loaded.diagnostics)
-      if (!errors_expected)
+    for (const auto& d : loaded.diagnostics) {
+      if (!errors_expected) {
         EXPECT_NE(d.level, dsl::severity::error) << d.to_string();
+      }
+    }
     if (loaded.documents.size() != 1
         || !std::holds_alternative<dsl::sensor>(loaded.documents[0].body))
       throw std::runtime_error("the test manifest holds no Sensor");
