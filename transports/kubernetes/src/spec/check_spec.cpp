@@ -51,12 +51,12 @@ void check_k8s_trigger(const k8s_trigger_spec& k8s, const dsl::spec_check_input&
                "patchStrategy must be one of application/merge-patch+json, "
                "application/json-patch+json, application/strategic-merge-patch+json, "
                "application/apply-patch+yaml, got \"" + s + "\"");
-    else if (s == patch_strategy::json && k8s.effective_operation() == "patch")
+    else if (k8s.effective_operation() != "patch")
+      cx.warning(strategy_path, "patchStrategy applies to the patch operation only; ignored");
+    else if (s == patch_strategy::json)
       cx.warning(strategy_path,
                  "application/json-patch+json sends the object as the patch, as Argo does; the "
                  "API refuses it (a JSON patch is a list of operations): use a merge patch");
-    if (k8s.effective_operation() != "patch")
-      cx.warning(strategy_path, "patchStrategy applies to the patch operation only; ignored");
   }
   if (k8s.live_object && k8s.effective_operation() != "update")
     cx.warning(child_path(path, "liveObject"),

@@ -28,13 +28,13 @@ TEST(kubernetes_spec_rules, k8s_trigger_rules) {
                              "operation must be one of create, update, patch, delete, got "
                              "\"apply\""));
   EXPECT_TRUE(has_diagnostic(r, a + ".parameters[0].src.dependencyName",
-                             position_of(yaml, "nope"), "nope"));
-  EXPECT_TRUE(has_diagnostic(r, b + ".patchStrategy", position_of(yaml, "application/yaml"),
+                             position_of(yaml, "dependencyName"), "unknown dependency \"nope\""));
+  EXPECT_TRUE(has_diagnostic(r, b + ".patchStrategy", position_of(yaml, "patchStrategy"),
                              "patchStrategy must be one of"));
-  EXPECT_TRUE(has_diagnostic(r, b + ".liveObject", position_of(yaml, "true"),
+  EXPECT_TRUE(has_diagnostic(r, b + ".liveObject", position_of(yaml, "liveObject"),
                              "update operation only", severity::warning));
   EXPECT_TRUE(has_diagnostic(r, "spec.triggers[2].template.k8s.patchStrategy",
-                             position_of(yaml, "application/json-patch+json"),
+                             position_of(yaml, "patchStrategy", 2),
                              "a JSON patch is a list of operations", severity::warning));
 }
 
@@ -51,7 +51,7 @@ TEST(kubernetes_spec_rules, argo_workflow_trigger_rules) {
     "          source: {resource: {apiVersion: argoproj.io/v1alpha1, kind: Workflow}}\n");
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.argoWorkflow.operation",
-                             position_of(yaml, "retry"), "Kubernetes API alone"));
+                             position_of(yaml, "operation"), "Kubernetes API alone"));
   const std::string args = "spec.triggers[1].template.argoWorkflow.args";
   EXPECT_TRUE(has_diagnostic(r, args + "[0]", position_of(yaml, "--node-field-selector"),
                              "has no equivalent in the Workflow object"));
