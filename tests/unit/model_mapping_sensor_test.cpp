@@ -107,7 +107,7 @@ spec:
               apiVersion: argoproj.io/v1alpha1
               kind: Workflow
               spec: {entrypoint: main, parallelism: 2, suspend: false}
-          args: ["--watch"]
+          args: ["-p", "message=hi"]
       policy:
         k8s:
           labels: {done: "true"}
@@ -261,15 +261,15 @@ TEST(model_mapping_sensor, trigger_delivery_settings_and_dlq_trigger) {
   EXPECT_FALSE(t.dlq_trigger->dlq_trigger);
 }
 
-TEST(model_mapping_sensor, trigger_of_a_kind_not_run_keeps_its_spec_as_typed_json) {
+TEST(model_mapping_sensor, trigger_action_keeps_its_spec_as_typed_json_beside_its_model) {
   auto r = load(full_sensor);
   const auto& t = only<sensor>(r).spec.triggers.at(1);
   ASSERT_EQ(t.template_.actions.size(), 1u);
   EXPECT_EQ(t.template_.actions[0].type, "argoWorkflow");
-  EXPECT_FALSE(t.template_.actions[0].spec.has_value()); // no kind runs it
+  EXPECT_TRUE(t.template_.actions[0].spec.has_value()); // the kubernetes kind's model
   auto json = nlohmann::json::parse(t.template_.actions[0].json);
   EXPECT_EQ(json["operation"], "submit");
-  EXPECT_EQ(json["args"], nlohmann::json::array({"--watch"}));
+  EXPECT_EQ(json["args"], nlohmann::json::array({"-p", "message=hi"}));
   const auto& spec = json["source"]["resource"]["spec"];
   EXPECT_EQ(spec["parallelism"], 2);
   EXPECT_EQ(spec["suspend"], false);
