@@ -93,7 +93,7 @@ std::chrono::milliseconds api_client::impl::retry_delay(
     long seconds = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
     if (ec == std::errc{} && end == value.data() + value.size() && seconds >= 0)
-      delay = std::chrono::seconds(std::min<long>(seconds, 24 * 3600));
+      delay = std::chrono::seconds(std::min(seconds, 24L * 3600));
   }
   return std::min(delay, options.max_retry_after);
 }

@@ -1,8 +1,13 @@
 #include "ganglion/kubernetes/transport.hpp"
 
+#include "trigger/trigger_factories.hpp"
+
 namespace ganglion::kubernetes {
 
 void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
-                        options opts) {}
+                        options opts) {
+  triggers["k8s"] = detail::make_k8s_trigger_factory(opts);
+  triggers["argoWorkflow"] = detail::make_workflow_trigger_factory(opts);
+}
 
 } // namespace ganglion::kubernetes

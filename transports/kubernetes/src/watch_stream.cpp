@@ -19,7 +19,7 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 
 /// Longest error body kept from a refused watch.
-constexpr std::size_t error_body_limit = 64 * 1024;
+constexpr std::size_t error_body_limit = std::size_t{64} * 1024;
 
 /// One watch request on its way.
 struct stream {
