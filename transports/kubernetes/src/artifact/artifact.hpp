@@ -19,11 +19,11 @@
 
 namespace ganglion::core {
 class secret_store;
-}
+} // namespace ganglion::core
 
 namespace ganglion::kubernetes {
 class api_client;
-}
+} // namespace ganglion::kubernetes
 
 namespace ganglion::kubernetes::detail {
 

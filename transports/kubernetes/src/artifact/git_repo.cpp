@@ -15,7 +15,7 @@ struct git_deleter {
 using remote_ptr = std::unique_ptr<::git_remote, git_deleter<::git_remote, git_remote_free>>;
 using object_ptr = std::unique_ptr<git_object, git_deleter<git_object, git_object_free>>;
 using reference_ptr =
-    std::unique_ptr<git_reference, git_deleter<git_reference, git_reference_free>>;
+  std::unique_ptr<git_reference, git_deleter<git_reference, git_reference_free>>;
 
 std::string last_error() {
   const auto* e = git_error_last();
@@ -75,8 +75,12 @@ int past_deadline(void* payload) {
   return -1;
 }
 
-int on_progress(const git_indexer_progress*, void* payload) { return past_deadline(payload); }
-int on_sideband(const char*, int, void* payload) { return past_deadline(payload); }
+int on_progress(const git_indexer_progress*, void* payload) {
+  return past_deadline(payload);
+}
+int on_sideband(const char*, int, void* payload) {
+  return past_deadline(payload);
+}
 
 git_remote_callbacks callbacks(transfer_state& state) {
   git_remote_callbacks cb;
@@ -110,7 +114,9 @@ git_repo::git_repo(const std::string& dir, const std::string& url, const git_aut
   cloned_ = true;
 }
 
-git_repo::~git_repo() { git_repository_free(repo_); }
+git_repo::~git_repo() {
+  git_repository_free(repo_);
+}
 
 void git_repo::fetch(const std::string& name, const std::string& url,
                      const std::vector<std::string>& extra_refs, const git_auth& auth) {
@@ -140,8 +146,7 @@ void git_repo::fetch(const std::string& name, const std::string& url,
   options.callbacks = callbacks(state);
   options.prune = GIT_FETCH_PRUNE;
   options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
-  check(git_remote_fetch(remote.get(), &refspecs, &options, nullptr),
-        "cannot fetch " + url);
+  check(git_remote_fetch(remote.get(), &refspecs, &options, nullptr), "cannot fetch " + url);
 }
 
 std::optional<git_oid> git_repo::commit_of_ref(const std::string& name) {

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "artifact/artifact.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/kubernetes/client.hpp"
-#include "artifact/artifact.hpp"
 #include "kube/api_server.hpp"
 
 namespace ganglion::kubernetes::detail {
@@ -31,8 +31,8 @@ struct configmap_test : ::testing::Test {
   }
 
   void SetUp() override {
-    server.put(json{{"apiVersion", "v1"}, {"kind", "Namespace"},
-                    {"metadata", {{"name", "argo-events"}}}});
+    server.put(
+      json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "argo-events"}}}});
     server.put(json{{"apiVersion", "v1"},
                     {"kind", "ConfigMap"},
                     {"metadata", {{"name", "workflow-cm"}, {"namespace", "argo-events"}}},
@@ -69,8 +69,8 @@ TEST_F(configmap_test, the_key_of_the_config_map_in_the_sensor_namespace_is_the_
   auto object = json::parse(fetch_artifact(location("workflow-cm", "wf"), options()));
   EXPECT_EQ(object["kind"], "Workflow");
   EXPECT_EQ(object["metadata"]["generateName"], "hello-world-");
-  EXPECT_FALSE(server.requests("GET", "/api/v1/namespaces/argo-events/configmaps/workflow-cm")
-                   .empty());
+  EXPECT_FALSE(
+    server.requests("GET", "/api/v1/namespaces/argo-events/configmaps/workflow-cm").empty());
 }
 
 TEST_F(configmap_test, a_binary_data_key_is_read_too) {
@@ -94,11 +94,12 @@ TEST_F(configmap_test, a_missing_key_is_an_error_at_key) {
 
 TEST_F(configmap_test, a_missing_config_map_is_an_error_at_name_with_the_api_message) {
   auto message = error_of(location("absent", "wf"), options());
-  EXPECT_EQ(message.rfind(at + ".configmap.name: cannot read config map argo-events/absent: "
-                               "HTTP 404",
+  EXPECT_EQ(message.rfind(at
+                            + ".configmap.name: cannot read config map argo-events/absent: "
+                              "HTTP 404",
                           0),
             0u)
-      << message;
+    << message;
 }
 
 TEST_F(configmap_test, a_forbidden_read_is_an_error_with_the_api_message) {

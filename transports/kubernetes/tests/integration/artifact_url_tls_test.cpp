@@ -56,9 +56,8 @@ TEST_F(url_tls_test, with_verify_cert_an_unknown_certificate_is_refused) {
     fetch_artifact(loc, options());
     FAIL() << "a certificate no trusted CA signed was accepted";
   } catch (const artifact_error& e) {
-    EXPECT_EQ(std::string{e.what()}.rfind(at + ".url.path: GET " + object_url + " failed: ", 0),
-              0u)
-        << e.what();
+    EXPECT_EQ(std::string{e.what()}.rfind(at + ".url.path: GET " + object_url + " failed: ", 0), 0u)
+      << e.what();
   }
 }
 

@@ -37,22 +37,21 @@ TEST(kubernetes_spec_source, refusals_are_located_at_their_field) {
                              "not supported: githubApp"));
 
   auto s3 = k8s_with_source("            s3: {bucket: {name: b, key: k}, endpoint: 'm:9000'}\n");
-  EXPECT_TRUE(has_diagnostic(load(s3), source + ".s3", position_of(s3, "s3:"),
-                             "not supported: s3"));
+  EXPECT_TRUE(
+    has_diagnostic(load(s3), source + ".s3", position_of(s3, "s3:"), "not supported: s3"));
 }
 
 TEST(kubernetes_spec_source, inline_text_run_could_not_decode_is_refused_by_validate) {
   auto yaml = k8s_with_source("            inline: \"- not\\n- an object\\n\"\n");
-  EXPECT_TRUE(has_diagnostic(load(yaml), source + ".inline", position_of(yaml, "inline:"),
-                             "not an object"));
+  EXPECT_TRUE(
+    has_diagnostic(load(yaml), source + ".inline", position_of(yaml, "inline:"), "not an object"));
 }
 
 TEST(kubernetes_spec_source, locations_argo_would_not_read_are_warned_about) {
   auto yaml = k8s_with_source("            file: {path: /wf.yaml}\n"
                               "            resource: {apiVersion: v1, kind: Pod}\n");
-  EXPECT_TRUE(has_diagnostic(load(yaml), source + ".resource",
-                             position_of(yaml, "resource:"), "ignored: file is used",
-                             severity::warning));
+  EXPECT_TRUE(has_diagnostic(load(yaml), source + ".resource", position_of(yaml, "resource:"),
+                             "ignored: file is used", severity::warning));
 }
 
 TEST(kubernetes_spec_source, the_corpus_sources_run_but_s3_and_github_app) {
@@ -69,15 +68,13 @@ TEST(kubernetes_spec_source, the_corpus_sources_run_but_s3_and_github_app) {
         found.emplace(name, d.path, d.message.substr(0, d.message.find(" (")));
   }
   const std::set<std::tuple<std::string, std::string, std::string>> expected{
-      {"complete-trigger-parameterization.yaml", "spec.triggers[0].template.k8s.source.s3",
-       "not supported: s3"},
-      {"context-filter-webhook.yaml", "spec.triggers[0].template.k8s.source.s3",
-       "not supported: s3"},
-      {"multi-trigger-sensor.yaml", "spec.triggers[0].template.k8s.source.s3",
-       "not supported: s3"},
-      {"sensor-minio.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
-      {"trigger-source-git.yaml", "spec.triggers[2].template.k8s.source.git.githubApp",
-       "not supported: githubApp"},
+    {"complete-trigger-parameterization.yaml", "spec.triggers[0].template.k8s.source.s3",
+     "not supported: s3"},
+    {"context-filter-webhook.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
+    {"multi-trigger-sensor.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
+    {"sensor-minio.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
+    {"trigger-source-git.yaml", "spec.triggers[2].template.k8s.source.git.githubApp",
+     "not supported: githubApp"},
   };
   EXPECT_EQ(found, expected);
 }
