@@ -4,6 +4,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 namespace ganglion::kubernetes::detail {
 
 namespace {
@@ -135,8 +137,9 @@ void git_repo::fetch(const std::string& name, const std::string& url,
   std::vector<std::string> specs{"+refs/heads/*:refs/remotes/" + name + "/*",
                                  "+refs/tags/*:refs/tags/*"};
   for (const auto& ref : extra_refs)
-    specs.push_back("+" + ref + ":" + ref);
+    specs.push_back(fmt::format("+{}:{}", ref, ref));
   std::vector<char*> texts;
+  texts.reserve(specs.size());
   for (auto& spec : specs)
     texts.push_back(spec.data());
   git_strarray refspecs{texts.data(), texts.size()};
