@@ -19,11 +19,11 @@
 
 namespace ganglion::core {
 class secret_store;
-}
+} // namespace ganglion::core
 
 namespace ganglion::kubernetes {
 class api_client;
-}
+} // namespace ganglion::kubernetes
 
 namespace ganglion::kubernetes::detail {
 
@@ -128,7 +128,7 @@ struct fetch_options {
   /// Resolves `git.creds` and `git.sshKeySecret`; required when they are set.
   const core::secret_store* secrets = nullptr;
   /// Largest artifact accepted (file, URL body, config map value, git file).
-  std::size_t max_bytes = 2 * 1024 * 1024;
+  std::size_t max_bytes = std::size_t{2} << 20;
   /// Longest a URL download, a config map read or a git transfer may take.
   std::chrono::milliseconds timeout{30000};
   /// Parent of the clones of git locations without `cloneDirectory` (one folder per URL,

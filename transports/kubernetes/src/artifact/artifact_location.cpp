@@ -22,14 +22,14 @@ artifact_kind artifact_location::kind() const noexcept {
 
 std::string_view artifact_location::key() const noexcept {
   switch (kind()) {
-  case artifact_kind::s3: return "s3";
-  case artifact_kind::inline_text: return "inline";
-  case artifact_kind::file: return "file";
-  case artifact_kind::url: return "url";
-  case artifact_kind::git: return "git";
-  case artifact_kind::configmap: return "configmap";
-  case artifact_kind::resource: return "resource";
-  case artifact_kind::none: break;
+    case artifact_kind::s3: return "s3";
+    case artifact_kind::inline_text: return "inline";
+    case artifact_kind::file: return "file";
+    case artifact_kind::url: return "url";
+    case artifact_kind::git: return "git";
+    case artifact_kind::configmap: return "configmap";
+    case artifact_kind::resource: return "resource";
+    case artifact_kind::none: break;
   }
   return {};
 }

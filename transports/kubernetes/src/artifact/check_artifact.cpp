@@ -3,10 +3,10 @@
 #include <array>
 #include <utility>
 
+#include "artifact/fetchers.hpp"
 #include "ganglion/dsl/kind/client_rules.hpp"
 #include "ganglion/dsl/kind/rules.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
-#include "artifact/fetchers.hpp"
 
 namespace ganglion::kubernetes::detail {
 
@@ -71,23 +71,22 @@ void check_url(const url_artifact& url, const std::string& path, const load_cont
 }
 
 /// Locations set besides the one Argo reads.
-void warn_shadowed(const artifact_location& loc, const std::string& path,
-                   const load_context& cx) {
+void warn_shadowed(const artifact_location& loc, const std::string& path, const load_context& cx) {
   const std::array<std::pair<std::string_view, bool>, 7> set{{
-      {"s3", loc.s3},
-      {"inline", loc.inline_text.has_value()},
-      {"file", loc.file.has_value()},
-      {"url", loc.url.has_value()},
-      {"git", loc.git.has_value()},
-      {"configmap", loc.configmap.has_value()},
-      {"resource", loc.resource.has_value()},
+    {"s3", loc.s3},
+    {"inline", loc.inline_text.has_value()},
+    {"file", loc.file.has_value()},
+    {"url", loc.url.has_value()},
+    {"git", loc.git.has_value()},
+    {"configmap", loc.configmap.has_value()},
+    {"resource", loc.resource.has_value()},
   }};
   auto used = loc.key();
   for (auto [key, is_set] : set)
     if (is_set && key != used)
-      cx.warning(child_path(path, key),
-                 "ignored: " + std::string{used} + " is used (Argo reads the first of s3, "
-                 "inline, file, url, git, configmap, resource)");
+      cx.warning(child_path(path, key), "ignored: " + std::string{used}
+                                          + " is used (Argo reads the first of s3, "
+                                            "inline, file, url, git, configmap, resource)");
 }
 
 } // namespace
@@ -96,34 +95,32 @@ void check_artifact_location(const artifact_location& loc, const std::string& pa
                              const load_context& cx) {
   warn_shadowed(loc, path, cx);
   switch (loc.kind()) {
-  case artifact_kind::none:
-    cx.error(path, "source is required: one of resource, inline, file, url, configmap or git");
-    break;
-  case artifact_kind::s3:
-    cx.error(child_path(path, "s3"), "not supported: s3 (ganglion reads a trigger's source "
-                                     "from resource, inline, file, url, configmap or git)");
-    break;
-  case artifact_kind::inline_text:
-    try {
-      decode_object(*loc.inline_text);
-    } catch (const artifact_error& e) {
-      cx.error(child_path(path, "inline"), e.what());
-    }
-    break;
-  case artifact_kind::file:
-    require(loc.file->path, child_path(child_path(path, "file"), "path"), "path", cx);
-    break;
-  case artifact_kind::url: check_url(*loc.url, child_path(path, "url"), cx); break;
-  case artifact_kind::git: check_git(*loc.git, child_path(path, "git"), cx); break;
-  case artifact_kind::configmap:
-    require(loc.configmap->name, child_path(child_path(path, "configmap"), "name"), "name", cx);
-    require(loc.configmap->key, child_path(child_path(path, "configmap"), "key"), "key", cx);
-    break;
-  case artifact_kind::resource:
-    if (!loc.resource->starts_with("{"))
-      cx.error(child_path(path, "resource"), "resource must be an object (a Kubernetes "
-                                             "manifest)");
-    break;
+    case artifact_kind::none:
+      cx.error(path, "source is required: one of resource, inline, file, url, configmap or git");
+      break;
+    case artifact_kind::s3:
+      cx.error(child_path(path, "s3"), "not supported: s3 (ganglion reads a trigger's source "
+                                       "from resource, inline, file, url, configmap or git)");
+      break;
+    case artifact_kind::inline_text: try { decode_object(*loc.inline_text);
+      } catch (const artifact_error& e) {
+        cx.error(child_path(path, "inline"), e.what());
+      }
+      break;
+    case artifact_kind::file:
+      require(loc.file->path, child_path(child_path(path, "file"), "path"), "path", cx);
+      break;
+    case artifact_kind::url: check_url(*loc.url, child_path(path, "url"), cx); break;
+    case artifact_kind::git: check_git(*loc.git, child_path(path, "git"), cx); break;
+    case artifact_kind::configmap:
+      require(loc.configmap->name, child_path(child_path(path, "configmap"), "name"), "name", cx);
+      require(loc.configmap->key, child_path(child_path(path, "configmap"), "key"), "key", cx);
+      break;
+    case artifact_kind::resource:
+      if (!loc.resource->starts_with("{"))
+        cx.error(child_path(path, "resource"), "resource must be an object (a Kubernetes "
+                                               "manifest)");
+      break;
   }
 }
 

@@ -8,11 +8,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "artifact/fetchers.hpp"
 #include "ganglion/dsl/kind/read.hpp"
 #include "ganglion/dsl/kind/yaml_limits.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
-#include "artifact/fetchers.hpp"
 
 namespace ganglion::kubernetes::detail {
 
@@ -77,21 +77,22 @@ std::string fetch_artifact(const artifact_location& loc, const fetch_options& op
   auto at = child_path(path, loc.key());
   std::string bytes;
   switch (loc.kind()) {
-  case artifact_kind::none:
-    throw artifact_error(path + ": no location is set (resource, inline, file, url, "
-                                "configmap or git)");
-  case artifact_kind::s3: throw artifact_error(at + ": not supported: s3");
-  case artifact_kind::resource:
-    if (!loc.resource->starts_with("{"))
-      throw artifact_error(at + ": resource must be an object (a Kubernetes manifest)");
-    return *loc.resource;
-  case artifact_kind::inline_text: return object_json(*loc.inline_text, at);
-  case artifact_kind::file: bytes = read_file_artifact(*loc.file, options, at); break;
-  case artifact_kind::url: bytes = read_url_artifact(*loc.url, options, at); break;
-  case artifact_kind::configmap:
-    bytes = read_configmap_artifact(*loc.configmap, options, at);
-    break;
-  case artifact_kind::git: bytes = read_git_artifact(*loc.git, options, at); break;
+    case artifact_kind::none:
+      throw artifact_error(path
+                           + ": no location is set (resource, inline, file, url, "
+                             "configmap or git)");
+    case artifact_kind::s3: throw artifact_error(at + ": not supported: s3");
+    case artifact_kind::resource:
+      if (!loc.resource->starts_with("{"))
+        throw artifact_error(at + ": resource must be an object (a Kubernetes manifest)");
+      return *loc.resource;
+    case artifact_kind::inline_text: return object_json(*loc.inline_text, at);
+    case artifact_kind::file: bytes = read_file_artifact(*loc.file, options, at); break;
+    case artifact_kind::url: bytes = read_url_artifact(*loc.url, options, at); break;
+    case artifact_kind::configmap:
+      bytes = read_configmap_artifact(*loc.configmap, options, at);
+      break;
+    case artifact_kind::git: bytes = read_git_artifact(*loc.git, options, at); break;
   }
   return object_json(bytes, at);
 }

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 namespace ganglion::kubernetes::detail {
 
 namespace {
@@ -15,7 +17,7 @@ struct git_deleter {
 using remote_ptr = std::unique_ptr<::git_remote, git_deleter<::git_remote, git_remote_free>>;
 using object_ptr = std::unique_ptr<git_object, git_deleter<git_object, git_object_free>>;
 using reference_ptr =
-    std::unique_ptr<git_reference, git_deleter<git_reference, git_reference_free>>;
+  std::unique_ptr<git_reference, git_deleter<git_reference, git_reference_free>>;
 
 std::string last_error() {
   const auto* e = git_error_last();
@@ -75,8 +77,12 @@ int past_deadline(void* payload) {
   return -1;
 }
 
-int on_progress(const git_indexer_progress*, void* payload) { return past_deadline(payload); }
-int on_sideband(const char*, int, void* payload) { return past_deadline(payload); }
+int on_progress(const git_indexer_progress*, void* payload) {
+  return past_deadline(payload);
+}
+int on_sideband(const char*, int, void* payload) {
+  return past_deadline(payload);
+}
 
 git_remote_callbacks callbacks(transfer_state& state) {
   git_remote_callbacks cb;
@@ -110,7 +116,9 @@ git_repo::git_repo(const std::string& dir, const std::string& url, const git_aut
   cloned_ = true;
 }
 
-git_repo::~git_repo() { git_repository_free(repo_); }
+git_repo::~git_repo() {
+  git_repository_free(repo_);
+}
 
 void git_repo::fetch(const std::string& name, const std::string& url,
                      const std::vector<std::string>& extra_refs, const git_auth& auth) {
@@ -129,8 +137,9 @@ void git_repo::fetch(const std::string& name, const std::string& url,
   std::vector<std::string> specs{"+refs/heads/*:refs/remotes/" + name + "/*",
                                  "+refs/tags/*:refs/tags/*"};
   for (const auto& ref : extra_refs)
-    specs.push_back("+" + ref + ":" + ref);
+    specs.push_back(fmt::format("+{}:{}", ref, ref));
   std::vector<char*> texts;
+  texts.reserve(specs.size());
   for (auto& spec : specs)
     texts.push_back(spec.data());
   git_strarray refspecs{texts.data(), texts.size()};
@@ -140,8 +149,7 @@ void git_repo::fetch(const std::string& name, const std::string& url,
   options.callbacks = callbacks(state);
   options.prune = GIT_FETCH_PRUNE;
   options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
-  check(git_remote_fetch(remote.get(), &refspecs, &options, nullptr),
-        "cannot fetch " + url);
+  check(git_remote_fetch(remote.get(), &refspecs, &options, nullptr), "cannot fetch " + url);
 }
 
 std::optional<git_oid> git_repo::commit_of_ref(const std::string& name) {

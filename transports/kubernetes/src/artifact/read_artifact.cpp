@@ -22,8 +22,8 @@ git_artifact read_git(const YAML::Node& node) {
   out.url = read_string(node, "url");
   out.clone_directory = read_string(node, "cloneDirectory");
   if (auto creds = map_at(node, "creds"))
-    out.creds = git_creds{read_key_selector(*creds, "username"),
-                          read_key_selector(*creds, "password")};
+    out.creds =
+      git_creds{read_key_selector(*creds, "username"), read_key_selector(*creds, "password")};
   out.ssh_key_secret = read_key_selector(node, "sshKeySecret");
   out.file_path = read_string(node, "filePath");
   out.branch = read_string(node, "branch");

@@ -1,9 +1,9 @@
 #include <nlohmann/json.hpp>
 
+#include "artifact/fetchers.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 #include "ganglion/kubernetes/client.hpp"
-#include "artifact/fetchers.hpp"
 
 namespace ganglion::kubernetes::detail {
 
@@ -39,8 +39,9 @@ std::string read_configmap_artifact(const configmap_key_selector& selector,
                                     const fetch_options& options, const std::string& path) {
   using dsl::detail::child_path;
   if (!options.client)
-    throw artifact_error(path + ": reading a config map needs the Kubernetes API (run with a "
-                                "kubeconfig or in a cluster)");
+    throw artifact_error(path
+                         + ": reading a config map needs the Kubernetes API (run with a "
+                           "kubeconfig or in a cluster)");
   if (!valid_name(selector.name))
     throw artifact_error(child_path(path, "name") + ": \"" + selector.name
                          + "\" is not a config map name");
@@ -61,8 +62,8 @@ std::string read_configmap_artifact(const configmap_key_selector& selector,
     throw artifact_error(path + ": the API's answer for " + where + " is not a JSON object");
   auto value = value_of(map, selector.key);
   if (!value)
-    throw artifact_error(child_path(path, "key") + ": " + where + " has no key \""
-                         + selector.key + "\"");
+    throw artifact_error(child_path(path, "key") + ": " + where + " has no key \"" + selector.key
+                         + "\"");
   if (value->ends_with('\n'))
     value->pop_back();
   check_size(value->size(), options, path);

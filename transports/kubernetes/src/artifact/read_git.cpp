@@ -5,11 +5,11 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "artifact/fetchers.hpp"
+#include "artifact/git_repo.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
-#include "artifact/fetchers.hpp"
-#include "artifact/git_repo.hpp"
 
 namespace ganglion::kubernetes::detail {
 
@@ -61,8 +61,8 @@ git_auth auth_of(const git_artifact& git, const fetch_options& options, const st
     auto at = child_path(path, "sshKeySecret");
     secret(options, *git.ssh_key_secret, at);
     auth.ssh_key_file =
-        (fs::path{options.secrets->dir()} / git.ssh_key_secret->name / git.ssh_key_secret->key)
-            .string();
+      (fs::path{options.secrets->dir()} / git.ssh_key_secret->name / git.ssh_key_secret->key)
+        .string();
   }
   return auth;
 }
@@ -111,9 +111,8 @@ git_oid resolve(git_repo& repo, const wanted& want, const std::string& remote,
                        + (want.defaulted ? " (branch is not set; Argo's default is master)" : ""));
 }
 
-std::string read_checked_out(const std::string& dir, const git_artifact& git,
-                             const wanted& want, const fetch_options& options,
-                             const std::string& path) {
+std::string read_checked_out(const std::string& dir, const git_artifact& git, const wanted& want,
+                             const fetch_options& options, const std::string& path) {
   auto at = child_path(path, "filePath");
   auto file = fs::path{dir} / git.file_path;
   std::error_code ec;
@@ -122,8 +121,9 @@ std::string read_checked_out(const std::string& dir, const git_artifact& git,
     throw artifact_error(at + ": no file \"" + git.file_path + "\" in " + git.url + " at "
                          + want.field + " " + want.name);
   if (fs::is_symlink(status))
-    throw artifact_error(at + ": \"" + git.file_path + "\" is a symbolic link, which is not "
-                                                        "allowed");
+    throw artifact_error(at + ": \"" + git.file_path
+                         + "\" is a symbolic link, which is not "
+                           "allowed");
   if (!fs::is_regular_file(status))
     throw artifact_error(at + ": \"" + git.file_path + "\" is not a file");
   check_size(fs::file_size(file, ec), options, path);

@@ -3,8 +3,8 @@
 
 #include <curl/curl.h>
 
-#include "ganglion/dsl/kind/yaml_path.hpp"
 #include "artifact/fetchers.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::kubernetes::detail {
 

@@ -3,19 +3,19 @@
 // key is accepted only with insecureIgnoreHostKey (else ~/.ssh/known_hosts decides).
 
 #include <filesystem>
-#include <string>
 #include <pwd.h>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "ganglion/core/secrets.hpp"
 #include "artifact/artifact.hpp"
 #include "child_process.hpp"
 #include "eventually.hpp"
 #include "files.hpp"
+#include "ganglion/core/secrets.hpp"
 #include "git_fixture.hpp"
 #include "http_sink.hpp"
 
@@ -53,23 +53,29 @@ struct ssh_server {
       return "sshd needs its privilege separation directory /run/sshd";
     client_key = secrets_dir + "/git-ssh/key";
     fs::create_directories(secrets_dir + "/git-ssh");
-    git_origin::run({"ssh-keygen", "-q", "-t", "ecdsa", "-b", "256", "-m", "PEM", "-N", "",
-                     "-f", dir + "/host_key"});
-    git_origin::run({"ssh-keygen", "-q", "-t", "ecdsa", "-b", "256", "-m", "PEM", "-N", "",
-                     "-f", client_key});
+    git_origin::run({"ssh-keygen", "-q", "-t", "ecdsa", "-b", "256", "-m", "PEM", "-N", "", "-f",
+                     dir + "/host_key"});
+    git_origin::run(
+      {"ssh-keygen", "-q", "-t", "ecdsa", "-b", "256", "-m", "PEM", "-N", "", "-f", client_key});
     fs::copy_file(client_key + ".pub", dir + "/authorized_keys");
     fs::remove(client_key + ".pub");
     test::write_file(dir + "/sshd_config",
-                     "Port " + std::to_string(port) + "\nListenAddress 127.0.0.1\n"
-                     "HostKey " + dir + "/host_key\nPidFile " + dir + "/sshd.pid\n"
-                     "AuthorizedKeysFile " + dir + "/authorized_keys\n"
-                     "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                     "UsePAM no\nStrictModes no\nPermitRootLogin prohibit-password\n"
-                     "LogLevel ERROR\n"
-                     // The session's shell reads no rc file of the user's real home.
-                     "SetEnv HOME=" + dir + "\n");
+                     "Port " + std::to_string(port)
+                       + "\nListenAddress 127.0.0.1\n"
+                         "HostKey "
+                       + dir + "/host_key\nPidFile " + dir
+                       + "/sshd.pid\n"
+                         "AuthorizedKeysFile "
+                       + dir
+                       + "/authorized_keys\n"
+                         "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                         "UsePAM no\nStrictModes no\nPermitRootLogin prohibit-password\n"
+                         "LogLevel ERROR\n"
+                         // The session's shell reads no rc file of the user's real home.
+                         "SetEnv HOME="
+                       + dir + "\n");
     process = std::make_unique<test::child_process>(
-        std::vector<std::string>{sshd_binary, "-D", "-e", "-f", dir + "/sshd_config"});
+      std::vector<std::string>{sshd_binary, "-D", "-e", "-f", dir + "/sshd_config"});
     if (!test::eventually([&] { return accepts_connections(port) || !process->running(); }))
       return "sshd did not listen: " + process->output();
     if (!process->running())
@@ -132,7 +138,7 @@ TEST(artifact_git_ssh, a_key_the_server_does_not_know_is_refused) {
   artifact_location loc;
   loc.git = git_artifact{};
   loc.git->url =
-      "ssh://" + user_name() + "@127.0.0.1:" + std::to_string(server.port) + origin.dir();
+    "ssh://" + user_name() + "@127.0.0.1:" + std::to_string(server.port) + origin.dir();
   loc.git->file_path = "wf.yaml";
   loc.git->ssh_key_secret = dsl::secret_key_selector{"git-ssh", "key"};
   loc.git->insecure_ignore_host_key = true;

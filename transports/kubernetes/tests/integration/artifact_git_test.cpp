@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "ganglion/core/secrets.hpp"
 #include "artifact/artifact.hpp"
 #include "files.hpp"
+#include "ganglion/core/secrets.hpp"
 #include "git_fixture.hpp"
 
 namespace ganglion::kubernetes::detail {
@@ -101,7 +101,7 @@ TEST_F(git_test, a_second_fetch_updates_the_same_clone) {
   origin.commit_file("wf.yaml", workflow("after"));
   EXPECT_EQ(name_at(git), "after");
   EXPECT_TRUE(fs::exists(git.clone_directory + "/.git/kept-by-a-fetch"))
-      << "the clone was made again instead of fetched into";
+    << "the clone was made again instead of fetched into";
 }
 
 TEST_F(git_test, without_a_clone_directory_the_cache_keeps_one_clone_per_url) {
@@ -151,7 +151,7 @@ TEST_F(git_test, a_repository_without_master_needs_a_branch) {
   git.file_path = "wf.yaml";
   auto message = error_of(git);
   EXPECT_EQ(message, at + ".git.branch: no branch \"master\" in " + origin.url()
-                         + " (branch is not set; Argo's default is master)");
+                       + " (branch is not set; Argo's default is master)");
   git.branch = "main";
   EXPECT_EQ(name_at(git), "v1");
 }
@@ -165,11 +165,12 @@ TEST_F(git_test, a_missing_file_or_a_symbolic_link_is_an_error_at_file_path) {
   git_artifact git;
   git.url = origin.url();
   git.file_path = "absent.yaml";
-  EXPECT_EQ(error_of(git), at + ".git.filePath: no file \"absent.yaml\" in " + origin.url()
-                               + " at branch master");
+  EXPECT_EQ(error_of(git),
+            at + ".git.filePath: no file \"absent.yaml\" in " + origin.url() + " at branch master");
   git.file_path = "link.yaml";
-  EXPECT_EQ(error_of(git), at + ".git.filePath: \"link.yaml\" is a symbolic link, which is "
-                                "not allowed");
+  EXPECT_EQ(error_of(git), at
+                             + ".git.filePath: \"link.yaml\" is a symbolic link, which is "
+                               "not allowed");
 }
 
 TEST_F(git_test, a_file_over_the_limit_is_refused) {

@@ -61,7 +61,7 @@ TEST(artifact_url, a_404_is_an_error_at_url_path) {
   file_server server;
   auto message = error_of(url_location(server.url("/absent.yaml")), options_at());
   EXPECT_EQ(message, at + ".url.path: GET " + server.url("/absent.yaml")
-                         + " answered HTTP 404 (200 is required)");
+                       + " answered HTTP 404 (200 is required)");
 }
 
 TEST(artifact_url, another_2xx_is_an_error_as_in_argo) {
@@ -96,7 +96,7 @@ TEST(artifact_url, a_server_slower_than_the_timeout_is_an_error) {
   auto message = error_of(url_location(server.url("/slow.yaml")), options);
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(1200));
   EXPECT_EQ(message.rfind(at + ".url.path: GET " + server.url("/slow.yaml") + " failed: ", 0), 0u)
-      << message;
+    << message;
   EXPECT_NE(message.find("timed out"), std::string::npos) << message;
 }
 

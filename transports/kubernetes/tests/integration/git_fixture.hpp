@@ -17,15 +17,20 @@ namespace ganglion::kubernetes::testing {
 class git_origin {
 public:
   /// An empty repository whose first branch is `branch`.
-  explicit git_origin(const std::string& branch = "master")
-    : dir_(test::temp_dir() + "/origin") {
+  explicit git_origin(const std::string& branch = "master") : dir_(test::temp_dir() + "/origin") {
     run({"git", "init", "-q", "-b", branch, dir_});
   }
 
   /// Runs `git <args>` in the repository; its trimmed output. Fails the test on an error.
   std::string git(std::vector<std::string> args) const {
-    std::vector<std::string> argv{"git", "-C", dir_, "-c", "user.name=ganglion", "-c",
-                                  "user.email=ganglion@example.com", "-c",
+    std::vector<std::string> argv{"git",
+                                  "-C",
+                                  dir_,
+                                  "-c",
+                                  "user.name=ganglion",
+                                  "-c",
+                                  "user.email=ganglion@example.com",
+                                  "-c",
                                   "commit.gpgsign=false"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run(argv);

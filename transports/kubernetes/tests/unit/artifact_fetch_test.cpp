@@ -39,7 +39,7 @@ TEST(artifact_decode, yaml_and_json_give_the_same_object) {
 
 TEST(artifact_decode, scalars_take_yaml_types_and_quoted_ones_stay_strings) {
   auto object = json::parse(object_json(
-      "replicas: 3\nratio: 0.5\non: yes\nenabled: false\nnothing: ~\nport: \"8080\"\n", "x"));
+    "replicas: 3\nratio: 0.5\non: yes\nenabled: false\nnothing: ~\nport: \"8080\"\n", "x"));
   EXPECT_EQ(object["replicas"], 3);
   EXPECT_EQ(object["ratio"], 0.5);
   EXPECT_EQ(object["on"], true); // YAML 1.1, as yaml.v2 under ghodss/yaml
@@ -149,9 +149,8 @@ TEST(artifact_fetch, a_configmap_without_the_api_is_an_error) {
   artifact_location loc;
   loc.configmap = configmap_key_selector{"workflow-cm", "wf"};
   auto message = error_of(loc, options_at());
-  EXPECT_EQ(message.rfind(at + ".configmap: reading a config map needs the Kubernetes API", 0),
-            0u)
-      << message;
+  EXPECT_EQ(message.rfind(at + ".configmap: reading a config map needs the Kubernetes API", 0), 0u)
+    << message;
 }
 
 } // namespace

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include "ganglion/dsl/kind/load_context.hpp"
 #include "artifact/artifact.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
 
 namespace ganglion::kubernetes::detail {
 namespace {
@@ -150,7 +150,7 @@ git:
   githubApp: {privateKey: {name: app, key: pem}, appID: 1, installationID: 2}
 )");
   EXPECT_TRUE(r.has_error(at + ".git.githubApp", "not supported: githubApp"))
-      << dump(r.diagnostics);
+    << dump(r.diagnostics);
 }
 
 TEST(artifact_rules, git_needs_a_url_and_a_file_path) {
@@ -164,9 +164,10 @@ TEST(artifact_rules, git_paths_must_not_leave_the_clone) {
     auto r = read_and_check(std::string{"git: {url: 'file:///r', filePath: '"} + bad
                             + "', cloneDirectory: '/tmp/~clone'}");
     EXPECT_TRUE(r.has_error(at + ".git.filePath", "is not allowed in the filePath"))
-        << bad << "\n" << dump(r.diagnostics);
+      << bad << "\n"
+      << dump(r.diagnostics);
     EXPECT_TRUE(r.has_error(at + ".git.cloneDirectory", "\"~\" is not allowed"))
-        << dump(r.diagnostics);
+      << dump(r.diagnostics);
   }
 }
 
@@ -178,7 +179,7 @@ git:
   creds: {username: {name: s}}
 )");
   EXPECT_TRUE(r.has_error(at + ".git.creds.password", "password is required"))
-      << dump(r.diagnostics);
+    << dump(r.diagnostics);
   EXPECT_TRUE(r.has_error(at + ".git.creds.username.key", "key is required"));
 }
 
@@ -187,7 +188,7 @@ TEST(artifact_rules, a_git_remote_needs_a_name_other_than_origin_and_a_url) {
 git: {url: 'file:///r', filePath: wf.yaml, remote: {name: origin}}
 )");
   EXPECT_TRUE(r.has_error(at + ".git.remote.name", "must not be named origin"))
-      << dump(r.diagnostics);
+    << dump(r.diagnostics);
   EXPECT_TRUE(r.has_error(at + ".git.remote.urls", "urls needs"));
 }
 
