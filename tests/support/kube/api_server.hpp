@@ -1,0 +1,216 @@
+#pragma once
+
+// A test Kubernetes API server on 127.0.0.1 (README.md in this folder says what it emulates).
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ganglion::test::kube {
+
+using json = nlohmann::json;
+
+/// How a test server is started.
+struct server_options {
+  /// HTTPS with a CA generated for this server (ca_pem()); plain HTTP otherwise.
+  bool tls = false;
+  /// Bearer tokens accepted; when non-empty, a request without one of them (or a client
+  /// certificate when require_client_certificate) gets `401 Unauthorized`.
+  std::vector<std::string> tokens;
+  /// A request must present a client certificate signed by the CA (or one of `tokens`);
+  /// requires `tls`.
+  bool require_client_certificate = false;
+  /// Watch events kept for replay; a watch from an older resourceVersion gets `410 Expired`.
+  std::size_t history_limit = 1000;
+  /// Interval of BOOKMARK events on watches that ask for them (`allowWatchBookmarks=true`).
+  std::chrono::milliseconds bookmark_interval{1000};
+  /// Seed the namespaces `default` and `kube-system` (as a real cluster has them).
+  bool seed_namespaces = true;
+};
+
+/// A resource the server serves (a row of discovery).
+struct resource_type {
+  std::string group;  ///< "" for the core group
+  std::string version;
+  std::string kind;
+  std::string plural;
+  bool namespaced = true;
+  /// A status subresource: `<plural>/status` in discovery; writes to the object keep `status`.
+  bool has_status = false;
+
+  /// `v1` or `group/version`.
+  std::string api_version() const;
+};
+
+/// A client certificate and its key, PEM, signed by the server's CA.
+struct client_credentials {
+  std::string certificate_pem;
+  std::string key_pem;
+};
+
+/// One request the server received.
+struct request_record {
+  std::string method;
+  /// Path and query, as sent.
+  std::string target;
+  std::string content_type;
+  std::string body;
+  /// A valid bearer token or client certificate was presented (always true without auth).
+  bool authenticated = false;
+  /// The status answered (200 for a watch stream).
+  int status = 0;
+};
+
+/// A write the server made, as a write hook sees it.
+struct write_event {
+  /// `create`, `update`, `patch`, `delete`, or `put` (a test's put()/update()).
+  std::string verb;
+  /// The subresource written: "" or `status`.
+  std::string subresource;
+  /// The object as stored (for `delete`, as it was).
+  json object;
+};
+
+/// Called after a write to a resource, on the server's hook thread (never while the server
+/// holds a lock), one at a time in write order: it may call put(), update(), remove().
+using write_hook = std::function<void(const write_event&)>;
+
+/// A Kubernetes API server for tests: discovery, CRUD with resourceVersion and 409s, patches,
+/// the status subresource, list chunking, selectors, watch streams with replay, bookmarks and
+/// 410, bearer-token / client-certificate auth over HTTP or HTTPS. Runs on its own threads
+/// from construction; serves connections concurrently with keep-alive; stops when destroyed.
+/// Thread-safe.
+class api_server {
+public:
+  /// Starts listening on a free 127.0.0.1 port. Throws std::runtime_error.
+  explicit api_server(server_options options = {});
+  /// Closes open watches and connections and joins the threads.
+  ~api_server();
+  api_server(const api_server&) = delete;
+  api_server& operator=(const api_server&) = delete;
+
+  std::uint16_t port() const;
+  /// `http://127.0.0.1:<port>` or `https://…`, no trailing slash.
+  std::string url() const;
+  /// The CA that signed the server certificate (PEM); "" without TLS.
+  std::string ca_pem() const;
+  /// A client certificate for `user` (its CN; `groups` its O entries) signed by the CA.
+  /// Throws std::logic_error without TLS.
+  client_credentials issue_client_certificate(const std::string& user = "test-user",
+                                              const std::vector<std::string>& groups = {}) const;
+  /// A kubeconfig (YAML) whose current context reaches this server with `token`, or with
+  /// `credentials` when given; the CA inline (`certificate-authority-data`); `ns` as the
+  /// context's namespace.
+  std::string kubeconfig(const std::string& token = {},
+                         const std::optional<client_credentials>& credentials = std::nullopt,
+                         const std::string& ns = "default") const;
+
+  // Resources
+
+  /// Serves a resource (a CRD, for discovery and CRUD); replaces one of the same group,
+  /// version and plural.
+  void add_resource(const std::string& group, const std::string& version, const std::string& kind,
+                    const std::string& plural, bool namespaced = true, bool has_status = false);
+  /// Stops serving a resource (its objects are dropped; discovery no longer lists it).
+  void remove_resource(const std::string& group, const std::string& version,
+                       const std::string& plural);
+  /// The resources served, in discovery order.
+  std::vector<resource_type> resources() const;
+
+  // Objects, directly (no auth, no fail_next, no forbid; watches and hooks see the writes)
+
+  /// Creates or replaces `object` (its apiVersion, kind, metadata.name and, when namespaced,
+  /// metadata.namespace — `default` when absent) whatever its resourceVersion, status
+  /// included; fills uid, resourceVersion, creationTimestamp, generation. Returns it as stored.
+  /// Throws std::invalid_argument for an unknown kind or a missing name.
+  json put(json object);
+  /// The object, or nullopt. `kind` may be the kind (`ConfigMap`) or the plural (`configmaps`);
+  /// `ns` is ignored for a cluster-scoped resource.
+  std::optional<json> get(std::string_view api_version, std::string_view kind, std::string_view ns,
+                          std::string_view name) const;
+  /// The objects of a resource in `ns` (every namespace when empty), sorted by namespace and
+  /// name.
+  std::vector<json> list(std::string_view api_version, std::string_view kind,
+                         std::string_view ns = {}) const;
+  /// Changes an object in place through `change` (e.g. sets status or labels, as a controller
+  /// would), then stores it as put() does. Returns the stored object, nullopt when absent.
+  std::optional<json> update(std::string_view api_version, std::string_view kind,
+                             std::string_view ns, std::string_view name,
+                             const std::function<void(json&)>& change);
+  /// Deletes an object; false when absent.
+  bool remove(std::string_view api_version, std::string_view kind, std::string_view ns,
+              std::string_view name);
+  /// The last resourceVersion the server gave out.
+  std::string resource_version() const;
+
+  /// Runs `hook` after every write (API or direct) to the resource `kind` (kind or plural) of
+  /// `api_version`, on the hook thread. Returns an id for remove_hook().
+  int on_write(std::string_view api_version, std::string_view kind, write_hook hook);
+  /// Removes a hook (later writes do not run it).
+  void remove_hook(int id);
+
+  // Watches
+
+  /// Drops the whole watch history: a watch from any earlier resourceVersion then gets `410`.
+  void compact();
+  /// Ends every open watch stream (as an API server restart or a timeout would).
+  void close_watches();
+  /// The number of watch streams open now.
+  std::size_t open_watches() const;
+  /// Sets the interval of BOOKMARK events (for streams opened from now on).
+  void set_bookmark_interval(std::chrono::milliseconds interval);
+
+  // Faults
+
+  /// The next `count` API requests get `status` (a Status with the usual reason; a
+  /// `Retry-After: retry_after_seconds` header when > 0). Only requests whose target starts
+  /// with `path_prefix` count, when given.
+  void fail_next(int count, int status, int retry_after_seconds = 0,
+                 const std::string& path_prefix = {});
+  /// API requests of `verb` (get, list, watch, create, update, patch, delete; `*` for all) on
+  /// `resource` (a plural, `pods/status` for the subresource, `*` for all) get `403 Forbidden`.
+  void forbid(const std::string& verb, const std::string& resource);
+  /// Undoes every forbid().
+  void allow_all();
+
+  // Requests received
+
+  /// Every request received so far, in arrival order.
+  std::vector<request_record> requests() const;
+  /// The requests whose method is `method` (any when empty) and whose path (before `?`)
+  /// starts with `path_prefix`.
+  std::vector<request_record> requests(std::string_view method, std::string_view path_prefix) const;
+  /// Forgets the requests received so far.
+  void clear_requests();
+  /// Waits until a received request satisfies `match`; false when `limit` passes first.
+  bool wait_for_request(const std::function<bool(const request_record&)>& match,
+                        std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
+  /// Waits until the object exists and satisfies `match` (any when empty); returns it, or
+  /// nullopt when `limit` passes first.
+  std::optional<json> wait_for_object(std::string_view api_version, std::string_view kind,
+                                      std::string_view ns, std::string_view name,
+                                      const std::function<bool(const json&)>& match = {},
+                                      std::chrono::milliseconds limit = std::chrono::seconds(10))
+    const;
+  /// Waits until the object is absent; false when `limit` passes first.
+  bool wait_for_absent(std::string_view api_version, std::string_view kind, std::string_view ns,
+                       std::string_view name,
+                       std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
+  /// Waits until `count` watch streams are open; false when `limit` passes first.
+  bool wait_for_watches(std::size_t count,
+                        std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
+
+  struct impl;
+
+private:
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace ganglion::test::kube
