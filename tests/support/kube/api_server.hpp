@@ -141,6 +141,7 @@ public:
                          std::string_view ns = {}) const;
   /// Changes an object in place through `change` (e.g. sets status or labels, as a controller
   /// would), then stores it as put() does. Returns the stored object, nullopt when absent.
+  /// `change` runs under the server's lock: it must not call the server.
   std::optional<json> update(std::string_view api_version, std::string_view kind,
                              std::string_view ns, std::string_view name,
                              const std::function<void(json&)>& change);

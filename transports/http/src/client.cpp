@@ -1,9 +1,12 @@
 #include "ganglion/http/client.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -57,6 +60,40 @@ struct transfer {
   }
 };
 
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size()
+      && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x))
+               == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// Keeps the headers `response_headers` asks for; `out` is the transfer.
+std::size_t keep_header(char* data, std::size_t size, std::size_t count, void* out) {
+  auto& t = *static_cast<transfer*>(out);
+  std::string_view line{data, size * count};
+  if (line.starts_with("HTTP/")) {
+    t.result.headers.clear();
+    return size * count;
+  }
+  auto colon = line.find(':');
+  if (colon == std::string_view::npos)
+    return size * count;
+  auto name = line.substr(0, colon);
+  for (const auto& wanted : t.request.response_headers) {
+    if (!same_name(name, wanted))
+      continue;
+    auto value = line.substr(colon + 1);
+    auto first = value.find_first_not_of(" \t");
+    auto last = value.find_last_not_of(" \t\r\n");
+    value = first == std::string_view::npos ? std::string_view{}
+                                            : value.substr(first, last - first + 1);
+    t.result.headers.emplace_back(std::string(name), std::string(value));
+    break;
+  }
+  return size * count;
+}
+
 void set_blob(CURL* easy, CURLoption option, const std::string& pem) {
   curl_blob blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
   curl_easy_setopt(easy, option, &blob);
@@ -85,6 +122,10 @@ std::string prepare(transfer& t) {
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, append_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t.result.body);
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
+  if (!r.response_headers.empty()) {
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, keep_header);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
+  }
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(e, CURLOPT_MAXREDIRS, 10L);
   if (r.method == "GET" && r.body.empty()) {
@@ -195,6 +236,7 @@ struct client::impl {
       } else {
         t->result.status = 0;
         t->result.body.clear();
+        t->result.headers.clear();
         t->result.error = t->error[0] != '\0' ? t->error : curl_easy_strerror(code);
       }
       recycle(*t);
@@ -205,12 +247,12 @@ struct client::impl {
   void fail_everything(std::deque<std::unique_ptr<transfer>>& queued) {
     for (auto& [easy, t] : active) {
       curl_multi_remove_handle(multi, easy);
-      t->result = client_response{0, {}, shut_down_error};
+      t->result = client_response{0, {}, shut_down_error, {}};
       finish(std::move(t));
     }
     active.clear();
     for (auto& t : queued) {
-      t->result = client_response{0, {}, shut_down_error};
+      t->result = client_response{0, {}, shut_down_error, {}};
       finish(std::move(t));
     }
     queued.clear();
@@ -230,7 +272,7 @@ struct client::impl {
         // Requests that raced with the stop flag.
         std::lock_guard guard{mutex};
         for (auto& t : queue) {
-          t->result = client_response{0, {}, shut_down_error};
+          t->result = client_response{0, {}, shut_down_error, {}};
           finish(std::move(t));
         }
         queue.clear();

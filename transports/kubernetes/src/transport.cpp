@@ -3,7 +3,6 @@
 namespace ganglion::kubernetes {
 
 void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
-                        options opts) {
-}
+                        options opts) {}
 
 } // namespace ganglion::kubernetes

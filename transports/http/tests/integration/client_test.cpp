@@ -53,6 +53,22 @@ TEST(http_client, reports_any_status) {
   EXPECT_TRUE(res.error.empty());
 }
 
+TEST(http_client, returns_the_response_headers_asked_for) {
+  test::http_sink sink;
+  http::client c;
+  http::client_request r;
+  r.method = "GET";
+  r.url = sink.url();
+  r.response_headers = {"content-TYPE", "X-Absent"};
+  auto res = send(c, r);
+  ASSERT_EQ(res.status, 200);
+  ASSERT_EQ(res.headers.size(), 1u);
+  EXPECT_EQ(res.headers[0].first, "Content-Type");
+  EXPECT_EQ(res.headers[0].second, "text/plain");
+  r.response_headers.clear();
+  EXPECT_TRUE(send(c, r).headers.empty());
+}
+
 TEST(http_client, basic_auth) {
   test::http_sink sink;
   http::client c;

@@ -30,6 +30,9 @@ struct client_request {
   /// HTTP basic credentials, when set.
   std::optional<std::pair<std::string, std::string>> basic_auth;
   std::optional<client_tls> tls;
+  /// Names of response headers to return in client_response::headers (case-insensitive);
+  /// none when empty.
+  std::vector<std::string> response_headers;
 };
 
 /// How a request ended: `status` 0 and `error` set when no response arrived.
@@ -37,6 +40,9 @@ struct client_response {
   long status = 0;
   std::string body;
   std::string error;
+  /// The response headers client_request::response_headers asked for, as received, in order
+  /// (of the last response when redirects were followed).
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 /// Receives the response; runs on the client thread, so it must not block.

@@ -21,8 +21,8 @@ namespace ganglion::kubernetes {
 struct api_request {
   std::string method = "GET";
   /// Absolute path with its query, e.g. `/api/v1/namespaces/default/configmaps/x`.
-  std::string path;
-  std::string body;
+  std::string path{};
+  std::string body{};
   /// Of `body`: `application/json`, `application/merge-patch+json`,
   /// `application/json-patch+json`, `application/strategic-merge-patch+json`,
   /// `application/apply-patch+yaml`.
@@ -34,8 +34,8 @@ struct api_request {
 /// How a request ended. `status` 0 when no response arrived (then `error` says why).
 struct api_response {
   long status = 0;
-  std::string body;
-  std::string error;
+  std::string body{};
+  std::string error{};
 
   /// A 2xx status.
   bool ok() const noexcept { return status >= 200 && status < 300; }
@@ -73,6 +73,8 @@ struct client_options {
   std::size_t max_in_flight = 4096;
   /// How often the token file is read again.
   std::chrono::milliseconds token_refresh{60000};
+  /// Shortest time between two discoveries of one group/version that miss a kind.
+  std::chrono::milliseconds discovery_refresh{10000};
   /// Where request counts and latencies go (by verb and code); none when null.
   core::metrics_registry* metrics = nullptr;
 };
@@ -96,9 +98,9 @@ public:
   api_response call(api_request request);
 
   /// The resource of `api_version` (`v1`, `apps/v1`) and `kind`, from discovery (`/api`,
-  /// `/apis`): cached, and discovered again on a miss at most once per 10 s. nullopt when the
-  /// server does not serve it; throws std::runtime_error (with the API's message) when
-  /// discovery itself fails. Blocking; not from a completion.
+  /// `/apis`): cached, and discovered again on a miss at most once per `discovery_refresh`
+  /// (10 s). nullopt when the server does not serve it; throws std::runtime_error (with the
+  /// API's message) when discovery itself fails. Blocking; not from a completion.
   std::optional<resource_info> find_resource(std::string_view api_version, std::string_view kind);
 
   /// `/api/v1/namespaces/<ns>/<name>[/<object>]` or `/apis/<g>/<v>/…`; `ns` is ignored for a
@@ -109,6 +111,7 @@ public:
   const cluster_config& config() const noexcept;
 
 private:
+  friend class watcher;
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -31,8 +31,8 @@ struct watch_handlers {
 
 /// Settings of a watcher.
 struct watch_options {
-  std::string label_selector;
-  std::string field_selector;
+  std::string label_selector{};
+  std::string field_selector{};
   /// Objects per list page (`limit`, then `continue`).
   int page_size = 500;
   /// First and longest wait before retrying a failed list or watch.
