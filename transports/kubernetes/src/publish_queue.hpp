@@ -21,15 +21,17 @@ namespace ganglion::kubernetes::detail {
 struct publish_queue_options {
   /// Events waiting at most; push() blocks beyond.
   std::size_t capacity = 10000;
-  /// Events offered to the bus before their outcomes are awaited.
-  std::size_t window = 256;
+  /// Events offered to the bus before their outcomes are awaited. Above 1, an event the bus
+  /// refuses may be accepted after later ones of its batch (offered again after them).
+  std::size_t window = 1;
   /// First and longest wait before offering again what the bus refused (saturated, failed).
   std::chrono::milliseconds min_retry{50};
   std::chrono::milliseconds max_retry{5000};
 };
 
-/// One thread that offers queued events to the bus in batches of `window`, in order, and
-/// offers again, after a backoff and before anything newer, those the bus refused. Counts
+/// One thread that offers queued events to the bus in batches of `window` (one by default:
+/// strict order), and offers again, after a backoff and before anything newer, those the bus
+/// refused. Counts
 /// `accepted` and the rejections `saturated`, `store_failed`, `stopped`.
 class publish_queue {
 public:

@@ -36,8 +36,10 @@ std::string name_of(const core::source_context& ctx) {
 /// An error the watcher would retry forever that only a changed configuration or cluster
 /// fixes (credentials, permissions, a resource no longer served).
 bool permanent(const std::string& error) {
-  return error.starts_with("HTTP 401") || error.starts_with("HTTP 403")
-         || error.starts_with("HTTP 404");
+  for (const char* status : {"HTTP 401", "HTTP 403", "HTTP 404"})
+    if (error.find(status) != std::string::npos)
+      return true;
+  return false;
 }
 
 /// What the watcher's handlers work on; they run on the watcher's thread, one at a time.
@@ -230,7 +232,7 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
   std::string why;
   auto limit = opts.client.request_timeout + std::chrono::seconds(5);
   if (!source->state().wait_listed(limit, why))
-    throw core::source_error(fmt::format("{}: cannot list {}: {}", name, collection, why));
+    throw core::source_error(fmt::format("{}: {}", name, why));
   spdlog::info("{}: watching {}{}", name, collection,
                watch.label_selector.empty() ? "" : " with labels " + watch.label_selector);
   return source;
