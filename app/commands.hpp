@@ -12,6 +12,7 @@ struct run_options {
   bool no_watch = false;       ///< do not reload when the manifest files change
   std::string admin;           ///< HOST:PORT of the admin endpoints; empty: none
   std::string secrets_dir;
+  std::string kubeconfig; ///< `--kubeconfig PATH`: the Kubernetes API the k8s kinds use
   std::string data_dir = "ganglion-data";
   bool in_memory = false;
   std::string fsync = "interval";
@@ -43,6 +44,7 @@ struct validate_options {
   bool strict = false;
   /// Where `run` will read secrets; empty: every referenced secret is reported.
   std::string secrets_dir;
+  std::string kubeconfig; ///< `--kubeconfig PATH`, as `run` will get it
 };
 
 /// Options of `ganglion test`.
@@ -54,6 +56,7 @@ struct test_options {
   std::string subject;             ///< the event name of `body`'s event
   std::vector<std::string> headers; ///< `Name: value` request headers of `body`
   std::string secrets_dir;
+  std::string kubeconfig; ///< `--kubeconfig PATH`, as `run` would get it
 };
 
 /// Dry-runs every sensor against the events in order (the `--event` files, or the `--body`

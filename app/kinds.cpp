@@ -2,9 +2,10 @@
 
 namespace ganglion::app {
 
-kinds register_kinds(const std::shared_ptr<http::runtime>& http) {
+kinds register_kinds(const std::shared_ptr<http::runtime>& http,
+                     const kind_settings& settings) {
   kinds out;
-  register_transports(out, http);
+  register_transports(out, http, settings);
   core::add_engine_triggers(out.triggers);
   return out;
 }

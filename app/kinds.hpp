@@ -14,15 +14,24 @@
 
 namespace ganglion::app {
 
+/// What the command line tells every kind's registration: a kind's REGISTER call
+/// (ganglion_add_kind) reads it as `settings`.
+struct kind_settings {
+  /// `--kubeconfig PATH`; empty: the Kubernetes kinds look where kubectl does.
+  std::string kubeconfig;
+};
+
 /// The event source and trigger kinds this binary runs: every transport's, and the engine's own.
 using kinds = core::kinds;
 
 /// Every kind of the binary: each enabled transport's (registered_kinds.cpp, generated from
 /// their ganglion_add_kind() calls) and the engine's own; `http` serves the webhooks.
-kinds register_kinds(const std::shared_ptr<http::runtime>& http);
+kinds register_kinds(const std::shared_ptr<http::runtime>& http,
+                     const kind_settings& settings = {});
 
 /// Adds the kinds of every enabled transport to `out` (generated: registered_kinds.cpp).
-void register_transports(kinds& out, const std::shared_ptr<http::runtime>& http);
+void register_transports(kinds& out, const std::shared_ptr<http::runtime>& http,
+                         const kind_settings& settings);
 
 /// Loading options that read and check each kind of `registered` with its spec step.
 dsl::load_options load_options_for(const kinds& registered, bool strict = false);

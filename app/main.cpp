@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
                       "/v1/explain?sensor=NAME and POST /v1/reload (none without it)");
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
+  run_cmd->add_option("--kubeconfig", run.kubeconfig,
+                      "A kubeconfig file for the k8s and argoWorkflow triggers (default: $KUBECONFIG, "
+                      "~/.kube/config, else the pod's service account)");
   auto* data_dir =
     run_cmd
       ->add_option("--data-dir", run.data_dir,
@@ -94,6 +97,9 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--secrets-dir", validate.secrets_dir,
                            "Directory run will read secrets from: each referenced "
                            "<dir>/<secret-name>/<key> must exist");
+  validate_cmd->add_option("--kubeconfig", validate.kubeconfig,
+                           "A kubeconfig file for the k8s and argoWorkflow triggers (default: $KUBECONFIG, "
+                      "~/.kube/config, else the pod's service account)");
 
   test_options test;
   auto* test_cmd = cli.add_subcommand(
@@ -126,6 +132,9 @@ int main(int argc, char** argv) {
   });
   test_cmd->add_option("--secrets-dir", test.secrets_dir,
                        "Directory of mounted secrets: <dir>/<secret-name>/<key>");
+  test_cmd->add_option("--kubeconfig", test.kubeconfig,
+                       "A kubeconfig file for the k8s and argoWorkflow triggers (default: $KUBECONFIG, "
+                      "~/.kube/config, else the pod's service account)");
 
   auto* version_cmd = cli.add_subcommand("version", "Print the version");
 

@@ -7,7 +7,8 @@
 namespace ganglion::app {
 
 int validate_command(const validate_options& options) {
-  auto registered = register_kinds(std::make_shared<http::runtime>());
+  auto registered =
+    register_kinds(std::make_shared<http::runtime>(), kind_settings{options.kubeconfig});
   auto result = dsl::load_manifests(options.files, load_options_for(registered, options.strict));
   auto refused = refusals_of(result.documents, registered, options.secrets_dir);
   for (auto& r : refused) {

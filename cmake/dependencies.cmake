@@ -30,6 +30,10 @@ if(GANGLION_ENABLE_KAFKA)
   # librdkafka ships pkg-config files only (Debian builds it with mklove).
   pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
 endif()
+if(GANGLION_ENABLE_KUBERNETES)
+  # libgit2 (the git source of the k8s and argoWorkflow triggers) ships a pkg-config file only.
+  pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
+endif()
 if(GANGLION_ENABLE_NATS)
   # Debian's cnats CMake package is broken: its pkg-config file. GLOBAL, so that the tests (a
   # raw cnats client) and the benchmarks can link PkgConfig::NATS too.

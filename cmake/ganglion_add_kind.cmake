@@ -5,7 +5,8 @@
 # outside its folder names the kind:
 #   - app/ generates the registration (registered_kinds.cpp): it includes <header> and runs
 #     <call> with `sources` and `triggers` (the registries to fill, core::source_registry and
-#     core::trigger_registry) and `http` (the binary's http::runtime) in scope, links
+#     core::trigger_registry), `http` (the binary's http::runtime) and `settings` (the command
+#     line's app::kind_settings, e.g. `settings.kubeconfig`) in scope, links
 #     ganglion_<name> and defines GANGLION_WITH_<NAME>;
 #   - tests/ builds the tests of transports/<name>/tests: unit/spec_*_test.cpp into unit_model
 #     (which loads with every kind of the binary), the other unit/*_test.cpp into unit_<name>,

@@ -232,14 +232,14 @@ spec:
                      name, triggers);
 }
 
-/// A k8s trigger named `name` (a kind ganglion does not run yet), as an item of `triggers:`.
-inline std::string k8s_trigger(const std::string& name) {
+/// An email trigger named `name` (a kind ganglion does not run yet), as an item of `triggers:`.
+inline std::string unrun_trigger(const std::string& name) {
   return fmt::format(R"(    - template:
         name: {}
-        k8s:
-          operation: create
-          source:
-            resource: {{apiVersion: v1, kind: ConfigMap, metadata: {{generateName: x-}}}}
+        email:
+          host: smtp.example.com
+          to: [ops@example.com]
+          subject: hello
 )",
                      name);
 }

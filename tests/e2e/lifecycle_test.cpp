@@ -115,13 +115,13 @@ TEST(e2e_lifecycle, in_memory_with_a_data_dir_is_a_usage_error) {
 TEST(e2e_lifecycle, a_trigger_type_that_cannot_run_is_reported_and_its_siblings_fire) {
   test::http_sink sink;
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(e2e::k8s_trigger("workflow") + fmt::format(R"(    - template:
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(e2e::unrun_trigger("workflow") + fmt::format(R"(    - template:
         name: notify
         http:
           url: {}
 )", sink.url("/n")))};
   auto status = test::http_request("GET", engine.admin_url("/v1/status")).body;
-  EXPECT_NE(status.find("spec.triggers[0].template.k8s: not run by ganglion yet"), std::string::npos)
+  EXPECT_NE(status.find("spec.triggers[0].template.email: not run by ganglion yet"), std::string::npos)
     << status;
   EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);
   EXPECT_TRUE(sink.wait_for(1, 10s)) << engine.output();

@@ -233,7 +233,7 @@ TEST(e2e_reload, a_changed_event_restarts_on_the_same_port) {
 TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
   test::http_sink occupant; // holds the port the webhook first asks for
   auto port = test::free_port();
-  const std::string unsupported = e2e::k8s_trigger("t");
+  const std::string unsupported = e2e::unrun_trigger("t");
   const std::string log = "    - template:\n        name: t\n        log: {}\n";
   e2e::engine_process engine{e2e::webhook_source("hooks", occupant.port(), {"example"})
                                + e2e::hook_sensor(unsupported),
@@ -246,7 +246,7 @@ TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
     std::this_thread::sleep_for(100ms);
   }
   ASSERT_NE(status.find("already in use"), std::string::npos) << status;
-  ASSERT_NE(status.find("spec.triggers[0].template.k8s: not run by ganglion yet"), std::string::npos)
+  ASSERT_NE(status.find("spec.triggers[0].template.email: not run by ganglion yet"), std::string::npos)
     << status;
 
   test::write_file(engine.manifest_file(),

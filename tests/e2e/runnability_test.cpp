@@ -13,9 +13,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// A sensor on hooks/example whose first trigger is a k8s trigger and whose second logs.
-std::string k8s_sensor() {
-  return e2e::hook_sensor(e2e::k8s_trigger("workflow")
+/// A sensor on hooks/example whose first trigger is of a kind ganglion does not run and whose second logs.
+std::string unrun_sensor() {
+  return e2e::hook_sensor(e2e::unrun_trigger("workflow")
                          + "    - template:\n        name: audit\n        log: {}\n");
 }
 
@@ -63,10 +63,10 @@ std::string status_of(e2e::engine_process& engine, const std::string& name) {
 TEST(e2e_runnability, validate_warns_with_the_location_of_each_kind_run_will_not_run) {
   auto dir = test::temp_dir();
   test::write_file(dir + "/m.yaml",
-                   e2e::webhook_source("hooks", 12000, {"example"}) + k8s_sensor() + github_source());
+                   e2e::webhook_source("hooks", 12000, {"example"}) + unrun_sensor() + github_source());
   auto plain = validate({"-f", dir + "/m.yaml"});
   EXPECT_EQ(plain.code, 0) << plain.output;
-  EXPECT_NE(plain.output.find(dir + "/m.yaml:24:9: warning: spec.triggers[0].template.k8s: not run "
+  EXPECT_NE(plain.output.find(dir + "/m.yaml:24:9: warning: spec.triggers[0].template.email: not run "
                               "by ganglion yet — see docs/compatibility.md"),
             std::string::npos)
     << plain.output;
@@ -79,14 +79,14 @@ TEST(e2e_runnability, validate_warns_with_the_location_of_each_kind_run_will_not
 
   auto strict = validate({"-f", dir + "/m.yaml", "--strict"});
   EXPECT_EQ(strict.code, 1) << strict.output;
-  EXPECT_NE(strict.output.find(": spec.triggers[0].template.k8s: not run by ganglion yet"),
+  EXPECT_NE(strict.output.find(": spec.triggers[0].template.email: not run by ganglion yet"),
             std::string::npos)
     << strict.output;
 }
 
 TEST(e2e_runnability, run_says_what_it_will_not_run_and_is_not_ready_while_a_source_cannot) {
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + k8s_sensor()
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + unrun_sensor()
                                + github_source(),
                              {}, false};
   ASSERT_TRUE(test::eventually([&] {
@@ -115,12 +115,12 @@ TEST(e2e_runnability, run_says_what_it_will_not_run_and_is_not_ready_while_a_sou
 
 TEST(e2e_runnability, ganglion_test_fails_when_a_trigger_it_would_fire_cannot_run) {
   auto dir = test::temp_dir();
-  test::write_file(dir + "/m.yaml", e2e::webhook_source("hooks", 12000, {"example"}) + k8s_sensor());
+  test::write_file(dir + "/m.yaml", e2e::webhook_source("hooks", 12000, {"example"}) + unrun_sensor());
   test::write_file(dir + "/e.json",
                    R"({"source":"hooks","subject":"example","data":{"header":{},"body":{}}})");
   test::child_process p{{GANGLION_BINARY, "test", "-f", dir + "/m.yaml", "--event", dir + "/e.json"}};
   EXPECT_EQ(p.wait(20s), 3) << p.output();
-  EXPECT_NE(p.output().find("trigger workflow would fire, but cannot run: k8s triggers are not "
+  EXPECT_NE(p.output().find("trigger workflow would fire, but cannot run: email triggers are not "
                             "run by ganglion yet"),
             std::string::npos)
     << p.output();

@@ -11,7 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "yaml/yaml_limits.hpp"
+#include "ganglion/dsl/kind/yaml_limits.hpp"
 
 namespace {
 

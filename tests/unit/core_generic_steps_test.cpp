@@ -16,15 +16,18 @@ namespace {
 
 /// An executor that keeps the invocations it is given.
 struct recording_executor : core::trigger_executor {
-  explicit recording_executor(std::vector<core::trigger_invocation>* seen, bool events = true)
-    : seen(seen), events(events) {}
+  explicit recording_executor(std::vector<core::trigger_invocation>* seen, bool events = true,
+                              bool own = false)
+    : seen(seen), events(events), own(own) {}
   void execute(const core::trigger_invocation& invocation, core::trigger_done done) override {
     seen->push_back(invocation);
     done(core::trigger_outcome{true, {}, {}});
   }
   bool reads_events() const override { return events; }
+  bool applies_own_parameters() const override { return own; }
   std::vector<core::trigger_invocation>* seen;
   bool events;
+  bool own;
 };
 
 dsl::trigger_parameter from_data(const std::string& key, const std::string& dest) {
@@ -49,12 +52,13 @@ protected:
     invocation.events["dep"] = e;
   }
 
-  core::trigger_outcome run(bool executor_reads_events = true) {
+  core::trigger_outcome run(bool executor_reads_events = true, bool own_parameters = false) {
     core::trigger_context ctx;
     ctx.manifest = &trig;
     auto executor = core::create_trigger_executor(
       [&](const core::trigger_context&) {
-        return std::make_unique<recording_executor>(&seen, executor_reads_events);
+        return std::make_unique<recording_executor>(&seen, executor_reads_events,
+                                                    own_parameters);
       },
       ctx);
     core::trigger_outcome outcome;
@@ -102,6 +106,30 @@ TEST_F(trigger_step_test, an_executor_that_reads_no_events_gets_only_what_was_re
   EXPECT_TRUE(run(true).ok);
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[1].events.at("dep"), invocation.events.at("dep"));
+}
+
+TEST_F(trigger_step_test, an_executor_that_applies_its_own_parameters_gets_the_template_ones_only) {
+  action().parameters = {from_data("body.path", "url")};
+  EXPECT_TRUE(run(true, true).ok);
+  ASSERT_EQ(seen.size(), 1u);
+  // Only own parameters: the invocation passes unchanged, the executor applies them itself.
+  EXPECT_TRUE(seen[0].resource_json.empty());
+  EXPECT_EQ(seen[0].events.at("dep"), invocation.events.at("dep"));
+
+  auto method = from_data("body.absent", "sink.method");
+  method.src.value = "PUT";
+  trig.parameters = {method};
+  EXPECT_TRUE(run(true, true).ok);
+  ASSERT_EQ(seen.size(), 2u);
+  auto resource = json::parse(seen[1].resource_json);
+  EXPECT_EQ(resource["method"], "PUT");
+  EXPECT_EQ(resource["url"], "http://sink/hook") << "own parameters are the executor's";
+  EXPECT_EQ(seen[1].events.at("dep"), invocation.events.at("dep"));
+
+  // Any other executor still gets both applied.
+  EXPECT_TRUE(run(true, false).ok);
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(json::parse(seen[2].resource_json)["url"], "users");
 }
 
 TEST_F(trigger_step_test, a_parameter_that_does_not_resolve_fails_the_execution) {

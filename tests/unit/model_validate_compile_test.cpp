@@ -150,13 +150,13 @@ TEST(model_validate_compile, source_filter_expression_is_an_expression) {
 }
 
 TEST(model_validate_compile, parameters_of_kinds_ganglion_does_not_run_only_warn) {
-  auto yaml = header + "  triggers:\n    - template:\n        name: t\n        k8s:\n"
-              + "          operation: create\n          source: {resource: {}}\n"
+  auto yaml = header + "  triggers:\n    - template:\n        name: t\n        email:\n"
+              + "          host: smtp.example.com\n"
               + "          parameters:\n"
               + "            - src: {dependencyName: dep, dataTemplate: \"{{ nope }}\"}\n"
-              + "              dest: metadata.name\n";
+              + "              dest: subject\n";
   auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.k8s.parameters[0].src.dataTemplate",
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.email.parameters[0].src.dataTemplate",
                              position_of(yaml, "dataTemplate"),
                              "Go template \"{{ nope }}\" does not compile", severity::warning));
   EXPECT_FALSE(has_errors(r.diagnostics)) << dump(r);

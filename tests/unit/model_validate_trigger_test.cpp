@@ -127,7 +127,8 @@ TEST(model_validate_trigger, parameters_need_a_declared_dependency_a_dest_and_an
 
 TEST(model_validate_trigger, template_parameters_may_rewrite_an_action_parameter_dependency) {
   auto yaml = with_triggers("    - template:\n        name: t\n        k8s:\n"
-                            "          operation: create\n          source: {resource: {}}\n"
+                            "          operation: create\n"
+                            "          source: {resource: {apiVersion: v1, kind: ConfigMap}}\n"
                             "          parameters:\n"
                             "            - src: {dependencyName: PLACEHOLDER}\n"
                             "              dest: metadata.name\n"

@@ -17,8 +17,6 @@ namespace ganglion::core {
 namespace {
 
 void warn_unexecuted(const std::string& name, const dsl::trigger& t, bool durable) {
-  if (t.policy && t.policy->k8s)
-    spdlog::warn("trigger {}: policy.k8s is not executed yet and is ignored", name);
   if (t.at_least_once && !durable)
     spdlog::info("trigger {}: atLeastOnce: the embedded bus keeps each event until the trigger "
                  "(its retries and dead-letter trigger included) finished; without --data-dir "
@@ -114,6 +112,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   auto make_context = [&](const dsl::trigger& manifest) {
     trigger_context ctx;
     ctx.sensor_name = sensor.metadata.name;
+    ctx.sensor_namespace = sensor.metadata.namespace_;
     ctx.manifest = &manifest;
     ctx.secrets = secrets;
     ctx.metrics = &metrics;
@@ -144,6 +143,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   setup.trigger_name = t.template_.name;
   setup.factory = factory->second;
   setup.context.sensor_name = sensor.metadata.name;
+  setup.context.sensor_namespace = sensor.metadata.namespace_;
   setup.context.secrets = secrets;
   setup.context.metrics = &metrics;
   setup.concurrency = options.trigger_concurrency;

@@ -31,6 +31,10 @@ public:
 
   std::size_t max_concurrency() const override { return inner_->max_concurrency(); }
 
+  bool reads_events() const override { return inner_->reads_events(); }
+
+  bool applies_own_parameters() const override { return inner_->applies_own_parameters(); }
+
   std::string preview(const trigger_invocation& invocation) override {
     return inner_->preview(step_->resolve(invocation));
   }
@@ -53,14 +57,16 @@ bool resource_parameterized(const dsl::trigger& manifest) {
   return action && (!manifest.parameters.empty() || !action->parameters.empty());
 }
 
-parameter_step::parameter_step(const dsl::trigger& manifest) {
+parameter_step::parameter_step(const dsl::trigger& manifest, bool own_parameters) {
   const auto* action = action_of(manifest);
   if (action == nullptr)
     return; // no action: nothing to resolve
+  static const std::vector<dsl::trigger_parameter> none;
+  const auto& own = own_parameters ? action->parameters : none;
   try {
     payload_ = dsl::compile_parameters(action->payload, action->type + ".payload");
-    if (resource_parameterized(manifest))
-      resource_.emplace(manifest.parameters, action->parameters, action->type,
+    if (!manifest.parameters.empty() || !own.empty())
+      resource_.emplace(manifest.parameters, own, action->type,
                         [&] { return template_json(manifest.template_); });
   } catch (const std::exception& e) {
     throw trigger_error(e.what());
@@ -85,9 +91,11 @@ std::unique_ptr<trigger_executor> create_trigger_executor(const trigger_factory&
                                                           const trigger_context& ctx) {
   if (ctx.manifest == nullptr)
     return factory(ctx);
-  auto step = std::make_unique<parameter_step>(*ctx.manifest);
   auto executor = factory(ctx);
-  if (step->empty() || !executor)
+  if (!executor)
+    return executor;
+  auto step = std::make_unique<parameter_step>(*ctx.manifest, !executor->applies_own_parameters());
+  if (step->empty())
     return executor;
   return std::make_unique<parameterized_executor>(std::move(step), std::move(executor));
 }

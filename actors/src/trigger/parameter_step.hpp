@@ -19,8 +19,9 @@ namespace ganglion::core {
 class parameter_step {
 public:
   /// Compiles the parameters of `manifest` and takes its template apart; throws trigger_error
-  /// (`<field>[<index>]: <why>`, or a template without its `<kind>` object).
-  explicit parameter_step(const dsl::trigger& manifest);
+  /// (`<field>[<index>]: <why>`, or a template without its `<kind>` object). `own_parameters`:
+  /// false when the executor applies `<kind>.parameters[]` itself (they are left out here).
+  explicit parameter_step(const dsl::trigger& manifest, bool own_parameters = true);
 
   /// True when the trigger has neither parameters nor a payload: invocations pass unchanged.
   bool empty() const { return payload_.empty() && !resource_; }

@@ -1,6 +1,6 @@
 #include "ganglion/dsl/kind/embedded_yaml.hpp"
 
-#include "yaml/yaml_limits.hpp"
+#include "ganglion/dsl/kind/yaml_limits.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 

@@ -13,7 +13,7 @@
 #include "load/load_fingerprints.hpp"
 #include "load/load_kinds.hpp"
 #include "validate/validate.hpp"
-#include "yaml/yaml_limits.hpp"
+#include "ganglion/dsl/kind/yaml_limits.hpp"
 #include "yaml/yaml_locations.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
 #include "yaml/yaml_schema.hpp"

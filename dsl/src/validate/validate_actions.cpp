@@ -41,20 +41,6 @@ void check_parameters(const nlohmann::json& spec, const char* key, const std::st
                       type + "." + key);
 }
 
-void check_operation(const nlohmann::json& spec, const std::string& path,
-                     std::initializer_list<std::string_view> allowed, const load_context& cx) {
-  auto op = text(spec, "operation");
-  for (auto a : allowed)
-    if (op == a)
-      return;
-  std::string list;
-  for (auto a : allowed)
-    if (!a.empty())
-      list += (list.empty() ? "" : ", ") + std::string{a};
-  cx.error(child_path(path, "operation"),
-           "operation must be one of " + list + ", got \"" + op + "\"");
-}
-
 } // namespace
 
 void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
@@ -63,20 +49,7 @@ void validate_unmodelled_action(const std::string& type, const nlohmann::json& s
   // ganglion does not run these kinds, so it never compiles their parameters.
   auto scope = run_scope;
   scope.compile_level = severity::warning;
-  if (type == "k8s") {
-    if (!has(spec, "source"))
-      cx.error(path, "the k8s trigger needs a source (the resource to act on)");
-    check_operation(spec, path, {"", "create", "update", "patch", "delete"}, cx);
-    check_parameters(spec, "parameters", path, scope, cx);
-  } else if (type == "argoWorkflow") {
-    if (!has(spec, "source"))
-      cx.error(path, "the argoWorkflow trigger needs a source (the workflow)");
-    check_operation(spec, path,
-                    {"submit", "submit-from", "suspend", "retry", "resume", "resubmit",
-                     "terminate", "stop"},
-                    cx);
-    check_parameters(spec, "parameters", path, scope, cx);
-  } else if (type == "awsLambda") {
+  if (type == "awsLambda") {
     required(spec, "functionName", path, cx);
     required(spec, "region", path, cx);
     if (!has(spec, "payload"))

@@ -110,6 +110,10 @@ void validate_policy(const trigger& t, const std::string& path, const load_conte
   if ((uses("k8s") || uses("argoWorkflow")) && t.policy->k8s
       && !present(cx, child_path(child_path(path, "k8s"), "labels")))
     cx.error(child_path(path, "k8s"), "policy.k8s needs the resource labels to wait for");
+  if (!uses("k8s") && !uses("argoWorkflow") && t.policy->k8s)
+    cx.warning(child_path(path, "k8s"),
+               "policy.k8s applies to k8s and argoWorkflow triggers only; ignored here, as Argo "
+               "does");
   if ((uses("http") || uses("awsLambda")) && t.policy->status && t.policy->status->allow.empty())
     cx.error(child_path(child_path(path, "status"), "allow"),
              "policy.status.allow must list the accepted response codes");

@@ -1,4 +1,4 @@
-#include "yaml/yaml_limits.hpp"
+#include "ganglion/dsl/kind/yaml_limits.hpp"
 
 #include <algorithm>
 #include <cstdint>

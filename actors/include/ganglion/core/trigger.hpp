@@ -24,7 +24,9 @@ struct trigger_invocation {
   std::map<std::string, event_ptr> events;
   /// The `<kind>` object (`http`, `kafka` …) of the template after `parameters[]` and
   /// `<kind>.parameters[]`, as JSON text. Empty when the trigger has neither
-  /// (resource_parameterized() is false): the manifest's spec applies as it is.
+  /// (resource_parameterized() is false): the manifest's spec applies as it is. For an
+  /// executor that applies its own parameters (trigger_executor::applies_own_parameters), the
+  /// object after `parameters[]` only, and empty when the trigger has none.
   std::string resource_json;
   /// The body `<kind>.payload[]` builds (Argo's ConstructPayload); empty when it has none.
   std::string payload;
@@ -59,6 +61,11 @@ public:
   /// the invocation without copying the events per firing.
   virtual bool reads_events() const { return true; }
 
+  /// Whether `execute` applies the action's `<kind>.parameters[]` itself, to the resource it
+  /// fetches (Argo's k8s and argoWorkflow: FetchResource, then ApplyResourceParameters). The
+  /// core step then applies only the template's `parameters[]`.
+  virtual bool applies_own_parameters() const { return false; }
+
   /// What one execution would do, with no side effect (for `ganglion test`): e.g. the exact
   /// HTTP request. Throws std::runtime_error when the invocation cannot be resolved.
   virtual std::string preview(const trigger_invocation& invocation) {
@@ -69,6 +76,8 @@ public:
 /// What the engine hands a trigger executor when it creates it.
 struct trigger_context {
   std::string sensor_name;
+  /// The sensor's `metadata.namespace`; empty when its manifest gives none.
+  std::string sensor_namespace;
   const dsl::trigger* manifest = nullptr;
   std::shared_ptr<const secret_store> secrets;
   metrics_registry* metrics = nullptr;

@@ -1,0 +1,151 @@
+#pragma once
+
+// The trigger `source` of the k8s and argoWorkflow triggers: Argo's ArtifactLocation
+// (pkg/apis/events/v1alpha1 sensor_types.go), its reader and rules in the dsl kind style, and
+// fetching the object it names (Argo's pkg/sensors/artifacts, FetchKubernetesResource).
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "ganglion/dsl/kind/load_context.hpp"
+#include "ganglion/dsl/model/common.hpp"
+
+namespace ganglion::core {
+class secret_store;
+}
+
+namespace ganglion::kubernetes {
+class api_client;
+}
+
+namespace ganglion::kubernetes::detail {
+
+/// `configmap` (Kubernetes ConfigMapKeySelector).
+struct configmap_key_selector {
+  std::string name;
+  std::string key;
+  bool optional = false;
+};
+
+/// `file` (FileArtifact).
+struct file_artifact {
+  std::string path;
+};
+
+/// `url` (URLArtifact).
+struct url_artifact {
+  std::string path;
+  /// Argo's default is false: the server's certificate is not checked.
+  bool verify_cert = false;
+};
+
+/// `git.creds` (GitCreds): HTTP basic credentials from secrets.
+struct git_creds {
+  std::optional<dsl::secret_key_selector> username;
+  std::optional<dsl::secret_key_selector> password;
+};
+
+/// `git.remote` (GitRemoteConfig): a remote fetched besides `origin`.
+struct git_remote {
+  std::string name;
+  std::vector<std::string> urls;
+};
+
+/// `git` (GitArtifact).
+struct git_artifact {
+  std::string url;
+  /// Where the clone lives; empty: a folder of the fetcher's cache (see fetch_options).
+  std::string clone_directory;
+  std::optional<git_creds> creds;
+  std::optional<dsl::secret_key_selector> ssh_key_secret;
+  std::string file_path;
+  std::string branch; ///< empty: `master`, as Argo
+  std::string tag;    ///< wins over branch
+  std::string ref;    ///< wins over tag (a full ref name, `refs/heads/x`, `refs/pull/1/head`)
+  std::optional<git_remote> remote;
+  bool insecure_ignore_host_key = false;
+  /// `githubApp` is set (refused: ganglion does not talk to GitHub's API).
+  bool github_app = false;
+};
+
+/// Which location Argo reads when several are set: the first of s3, inline, file, url, git,
+/// configmap, resource (GetArtifactReader).
+enum class artifact_kind { none, s3, inline_text, file, url, git, configmap, resource };
+
+/// `source` (ArtifactLocation) of a k8s or argoWorkflow trigger.
+struct artifact_location {
+  /// `s3` is set (refused: not supported).
+  bool s3 = false;
+  std::optional<std::string> inline_text;
+  std::optional<file_artifact> file;
+  std::optional<url_artifact> url;
+  std::optional<git_artifact> git;
+  std::optional<configmap_key_selector> configmap;
+  /// `resource`: the embedded object as JSON text.
+  std::optional<std::string> resource;
+
+  /// The location Argo reads.
+  artifact_kind kind() const noexcept;
+  /// Argo's key of `kind()` (`inline`, `git` …); empty for none.
+  std::string_view key() const noexcept;
+};
+
+/// Reads `source` (`node`, at YAML path `path`) onto the model; what the schema already
+/// reported reads as absent.
+artifact_location read_artifact_location(const YAML::Node& node, const std::string& path,
+                                         const dsl::detail::load_context& cx);
+
+/// Argo's rules for `source` (one location required; git's filePath and cloneDirectory without
+/// `..`, `~`, `\`; a remote with a name and a URL; secrets with name and key) plus ganglion's:
+/// `s3` and `git.githubApp` refused ("not supported: …"), an unreadable `inline` or `resource`
+/// refused, locations Argo would ignore warned about. Every problem at its field under `path`.
+void check_artifact_location(const artifact_location& location, const std::string& path,
+                             const dsl::detail::load_context& cx);
+
+/// A source that cannot be fetched or does not hold an object; what() starts with the field's
+/// path (`k8s.source.git.branch: …`).
+class artifact_error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What fetching needs.
+struct fetch_options {
+  /// The YAML path of the location, the start of every error message
+  /// (`spec.triggers[0].template.k8s.source`).
+  std::string path = "source";
+  /// Reads `configmap` (GET /api/v1/namespaces/<ns>/configmaps/<name>); required for it.
+  api_client* client = nullptr;
+  /// The sensor's namespace, where Argo mounts the config map from; empty: the client's.
+  std::string namespace_name;
+  /// Resolves `git.creds` and `git.sshKeySecret`; required when they are set.
+  const core::secret_store* secrets = nullptr;
+  /// Largest artifact accepted (file, URL body, config map value, git file).
+  std::size_t max_bytes = 2 * 1024 * 1024;
+  /// Longest a URL download, a config map read or a git transfer may take.
+  std::chrono::milliseconds timeout{30000};
+  /// Parent of the clones of git locations without `cloneDirectory` (one folder per URL,
+  /// reused by later fetches); empty: `<temp dir>/ganglion-git`.
+  std::string git_cache_dir;
+};
+
+/// Fetches the location Argo reads and returns its object as JSON text: YAML or JSON, of a
+/// multi-document YAML the first document (ghodss/yaml, as Argo decodes it); anything but a
+/// map is an error. `resource` and `inline` need nothing from `options` but `path` and never
+/// change, so a caller may fetch them once. A git location fetches into its clone and checks
+/// out again (no fresh clone after the first). Blocking: run it off the actor threads, never in
+/// an api_client completion. Throws artifact_error.
+std::string fetch_artifact(const artifact_location& location, const fetch_options& options);
+
+/// The object in `text` (YAML or JSON) as JSON text, as fetch_artifact decodes a fetched
+/// artifact; `where` starts the error message. Throws artifact_error.
+std::string object_json(std::string_view text, const std::string& where);
+
+} // namespace ganglion::kubernetes::detail

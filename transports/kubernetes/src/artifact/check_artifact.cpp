@@ -1,0 +1,130 @@
+#include "artifact/artifact.hpp"
+
+#include <array>
+#include <utility>
+
+#include "ganglion/dsl/kind/client_rules.hpp"
+#include "ganglion/dsl/kind/rules.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
+#include "artifact/fetchers.hpp"
+
+namespace ganglion::kubernetes::detail {
+
+using namespace dsl::detail;
+
+namespace {
+
+/// Argo's NewGitReader refuses these in filePath and cloneDirectory.
+void check_git_path(const std::string& value, const std::string& path, std::string_view field,
+                    const load_context& cx) {
+  for (std::string_view bad : {"..", "~", "\\"})
+    if (value.find(bad) != std::string::npos) {
+      cx.error(path, "\"" + std::string{bad} + "\" is not allowed in the " + std::string{field});
+      return;
+    }
+}
+
+void check_git(const git_artifact& git, const std::string& path, const load_context& cx) {
+  require(git.url, child_path(path, "url"), "url", cx);
+  require(git.file_path, child_path(path, "filePath"), "filePath", cx);
+  check_git_path(git.file_path, child_path(path, "filePath"), "filePath", cx);
+  check_git_path(git.clone_directory, child_path(path, "cloneDirectory"), "cloneDirectory", cx);
+  if (git.github_app)
+    cx.error(child_path(path, "githubApp"),
+             "not supported: githubApp (ganglion does not ask GitHub for installation tokens; "
+             "use creds with a token as the password)");
+  if (git.creds) {
+    auto creds = child_path(path, "creds");
+    if (!git.creds->username)
+      cx.error(child_path(creds, "username"), "username is required");
+    if (!git.creds->password)
+      cx.error(child_path(creds, "password"), "password is required");
+    check_secret(git.creds->username, child_path(creds, "username"), cx);
+    check_secret(git.creds->password, child_path(creds, "password"), cx);
+    if (git.ssh_key_secret)
+      cx.warning(child_path(path, "sshKeySecret"), "ignored: creds is used (Argo takes creds "
+                                                   "over sshKeySecret)");
+  }
+  check_secret(git.ssh_key_secret, child_path(path, "sshKeySecret"), cx);
+  if (git.remote) {
+    auto remote = child_path(path, "remote");
+    require(git.remote->name, child_path(remote, "name"), "name", cx);
+    if (git.remote->name == "origin")
+      cx.error(child_path(remote, "name"), "the remote must not be named origin (the "
+                                           "repository of url is origin)");
+    if (git.remote->urls.empty() || git.remote->urls.front().empty())
+      cx.error(child_path(remote, "urls"), "urls needs the remote's URL");
+  }
+  if (!git.ref.empty() && (!git.tag.empty() || !git.branch.empty()))
+    cx.warning(child_path(path, git.tag.empty() ? "branch" : "tag"),
+               "ignored: ref is used (Argo takes ref over tag over branch)");
+  else if (!git.tag.empty() && !git.branch.empty())
+    cx.warning(child_path(path, "branch"), "ignored: tag is used (Argo takes tag over branch)");
+}
+
+void check_url(const url_artifact& url, const std::string& path, const load_context& cx) {
+  auto at = child_path(path, "path");
+  if (!require(url.path, at, "path", cx))
+    return;
+  if (!url.path.starts_with("http://") && !url.path.starts_with("https://"))
+    cx.error(at, "path must be an http:// or https:// URL, got \"" + url.path + "\"");
+}
+
+/// Locations set besides the one Argo reads.
+void warn_shadowed(const artifact_location& loc, const std::string& path,
+                   const load_context& cx) {
+  const std::array<std::pair<std::string_view, bool>, 7> set{{
+      {"s3", loc.s3},
+      {"inline", loc.inline_text.has_value()},
+      {"file", loc.file.has_value()},
+      {"url", loc.url.has_value()},
+      {"git", loc.git.has_value()},
+      {"configmap", loc.configmap.has_value()},
+      {"resource", loc.resource.has_value()},
+  }};
+  auto used = loc.key();
+  for (auto [key, is_set] : set)
+    if (is_set && key != used)
+      cx.warning(child_path(path, key),
+                 "ignored: " + std::string{used} + " is used (Argo reads the first of s3, "
+                 "inline, file, url, git, configmap, resource)");
+}
+
+} // namespace
+
+void check_artifact_location(const artifact_location& loc, const std::string& path,
+                             const load_context& cx) {
+  warn_shadowed(loc, path, cx);
+  switch (loc.kind()) {
+  case artifact_kind::none:
+    cx.error(path, "source is required: one of resource, inline, file, url, configmap or git");
+    break;
+  case artifact_kind::s3:
+    cx.error(child_path(path, "s3"), "not supported: s3 (ganglion reads a trigger's source "
+                                     "from resource, inline, file, url, configmap or git)");
+    break;
+  case artifact_kind::inline_text:
+    try {
+      decode_object(*loc.inline_text);
+    } catch (const artifact_error& e) {
+      cx.error(child_path(path, "inline"), e.what());
+    }
+    break;
+  case artifact_kind::file:
+    require(loc.file->path, child_path(child_path(path, "file"), "path"), "path", cx);
+    break;
+  case artifact_kind::url: check_url(*loc.url, child_path(path, "url"), cx); break;
+  case artifact_kind::git: check_git(*loc.git, child_path(path, "git"), cx); break;
+  case artifact_kind::configmap:
+    require(loc.configmap->name, child_path(child_path(path, "configmap"), "name"), "name", cx);
+    require(loc.configmap->key, child_path(child_path(path, "configmap"), "key"), "key", cx);
+    break;
+  case artifact_kind::resource:
+    if (!loc.resource->starts_with("{"))
+      cx.error(child_path(path, "resource"), "resource must be an object (a Kubernetes "
+                                             "manifest)");
+    break;
+  }
+}
+
+} // namespace ganglion::kubernetes::detail

@@ -1,0 +1,99 @@
+#include "artifact/artifact.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sys/stat.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include "ganglion/dsl/kind/read.hpp"
+#include "ganglion/dsl/kind/yaml_limits.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/dsl/kind/yaml_path.hpp"
+#include "artifact/fetchers.hpp"
+
+namespace ganglion::kubernetes::detail {
+
+using dsl::detail::child_path;
+
+std::string decode_object(std::string_view text) {
+  std::string owned{text};
+  if (auto hit = dsl::detail::check_yaml_limits(owned, {}, dsl::load_options{}))
+    throw artifact_error("refused: " + hit->message + " (line " + std::to_string(hit->where.line)
+                         + ", column " + std::to_string(hit->where.column) + ")");
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(owned);
+  } catch (const YAML::Exception& e) {
+    throw artifact_error("not valid YAML or JSON: " + e.msg + " (line "
+                         + std::to_string(e.mark.line + 1) + ", column "
+                         + std::to_string(e.mark.column + 1) + ")");
+  }
+  if (dsl::detail::is_absent(doc))
+    throw artifact_error("holds no object (the document is empty)");
+  if (!doc.IsMap())
+    throw artifact_error("holds " + dsl::detail::describe(doc)
+                         + ", not an object (a Kubernetes manifest is a map)");
+  YAML::Node holder(YAML::NodeType::Map);
+  holder["object"] = doc;
+  return dsl::detail::read_json(holder, "object", "a");
+}
+
+std::string object_json(std::string_view text, const std::string& where) {
+  try {
+    return decode_object(text);
+  } catch (const artifact_error& e) {
+    throw artifact_error(where + ": " + e.what());
+  }
+}
+
+void check_size(std::size_t size, const fetch_options& options, const std::string& path) {
+  if (size > options.max_bytes)
+    throw artifact_error(path + ": the artifact is larger than the limit of "
+                         + std::to_string(options.max_bytes) + " bytes");
+}
+
+std::string read_file_artifact(const file_artifact& file, const fetch_options& options,
+                               const std::string& path) {
+  auto at = child_path(path, "path");
+  struct stat info {};
+  if (::stat(file.path.c_str(), &info) != 0)
+    throw artifact_error(at + ": cannot read " + file.path + ": " + std::strerror(errno));
+  if (!S_ISREG(info.st_mode))
+    throw artifact_error(at + ": " + file.path + " is not a regular file");
+  check_size(static_cast<std::size_t>(info.st_size), options, path);
+  std::ifstream in(file.path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof())
+    throw artifact_error(at + ": cannot read " + file.path);
+  check_size(bytes.size(), options, path);
+  return bytes;
+}
+
+std::string fetch_artifact(const artifact_location& loc, const fetch_options& options) {
+  const auto& path = options.path;
+  auto at = child_path(path, loc.key());
+  std::string bytes;
+  switch (loc.kind()) {
+  case artifact_kind::none:
+    throw artifact_error(path + ": no location is set (resource, inline, file, url, "
+                                "configmap or git)");
+  case artifact_kind::s3: throw artifact_error(at + ": not supported: s3");
+  case artifact_kind::resource:
+    if (!loc.resource->starts_with("{"))
+      throw artifact_error(at + ": resource must be an object (a Kubernetes manifest)");
+    return *loc.resource;
+  case artifact_kind::inline_text: return object_json(*loc.inline_text, at);
+  case artifact_kind::file: bytes = read_file_artifact(*loc.file, options, at); break;
+  case artifact_kind::url: bytes = read_url_artifact(*loc.url, options, at); break;
+  case artifact_kind::configmap:
+    bytes = read_configmap_artifact(*loc.configmap, options, at);
+    break;
+  case artifact_kind::git: bytes = read_git_artifact(*loc.git, options, at); break;
+  }
+  return object_json(bytes, at);
+}
+
+} // namespace ganglion::kubernetes::detail

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "artifact/artifact.hpp"
+
+// The readers behind fetch_artifact: each returns the artifact's bytes, or throws
+// artifact_error with a message that starts with `path` (the YAML path of its location).
+
+namespace ganglion::kubernetes::detail {
+
+/// The object in `text` (YAML or JSON; of several documents the first) as JSON text; throws
+/// artifact_error saying what is wrong, without a location.
+std::string decode_object(std::string_view text);
+
+/// Throws artifact_error when `size` bytes are more than options.max_bytes.
+void check_size(std::size_t size, const fetch_options& options, const std::string& path);
+
+/// `file`: the file at `file.path`.
+std::string read_file_artifact(const file_artifact& file, const fetch_options& options,
+                               const std::string& path);
+
+/// `url`: the body of a GET answered with 200, redirects followed.
+std::string read_url_artifact(const url_artifact& url, const fetch_options& options,
+                              const std::string& path);
+
+/// `configmap`: the key's value (`data`, else `binaryData`) of the config map in the sensor's
+/// namespace, one trailing newline removed as Argo's volume reader does.
+std::string read_configmap_artifact(const configmap_key_selector& selector,
+                                    const fetch_options& options, const std::string& path);
+
+/// `git`: `filePath` of the checked-out branch, tag or ref.
+std::string read_git_artifact(const git_artifact& git, const fetch_options& options,
+                              const std::string& path);
+
+} // namespace ganglion::kubernetes::detail

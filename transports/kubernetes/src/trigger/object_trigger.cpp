@@ -1,0 +1,206 @@
+#include "trigger/object_trigger.hpp"
+
+#include <mutex>
+#include <stdexcept>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
+
+#include "artifact/artifact.hpp"
+#include "ganglion/core/internal/event_view.hpp"
+#include "ganglion/dsl/kind/load_context.hpp"
+#include "ganglion/dsl/params/trigger_parameters.hpp"
+#include "trigger/label_policy.hpp"
+#include "trigger/shared_client.hpp"
+
+namespace ganglion::kubernetes::detail {
+
+namespace {
+
+/// Executions at once: each blocks a thread on its requests and its policy wait.
+constexpr std::size_t workers = 4;
+
+/// The source of a template the trigger's `parameters[]` rewrote (`<kind>` object as JSON),
+/// read and checked as loading reads the manifest's; throws std::runtime_error at the first
+/// problem.
+artifact_location location_of(const std::string& kind_json, const std::string& path) {
+  YAML::Node source;
+  try {
+    source = YAML::Load(kind_json)["source"];
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+  }
+  if (!source || !source.IsMap())
+    throw std::runtime_error(path + " is missing after the trigger's parameters");
+  dsl::document doc;
+  std::vector<dsl::diagnostic> found;
+  dsl::load_options options;
+  dsl::detail::load_context cx{doc, found, options};
+  auto location = read_artifact_location(source, path, cx);
+  check_artifact_location(location, path, cx);
+  for (const auto& d : found)
+    if (d.level == dsl::severity::error)
+      throw std::runtime_error(fmt::format("{}: {}", d.path, d.message));
+  return location;
+}
+
+class object_executor final : public core::trigger_executor {
+public:
+  object_executor(const core::trigger_context& ctx, const options& opts, std::string type,
+                  std::shared_ptr<const artifact_location> source,
+                  std::unique_ptr<object_operation> operation)
+    : operation_(std::move(operation)), source_(std::move(source)) {
+    const auto& manifest = *ctx.manifest;
+    const auto* action = core::action_of(manifest);
+    site_.type = std::move(type);
+    site_.sensor = ctx.sensor_name;
+    site_.sensor_namespace = ctx.sensor_namespace;
+    site_.trigger = manifest.template_.name;
+    source_path_ = site_.type + ".source";
+    secrets_ = ctx.secrets;
+    if (manifest.policy && manifest.policy->k8s)
+      policy_ = *manifest.policy->k8s;
+    template_parameterized_ = !manifest.parameters.empty();
+    if (!source_)
+      throw core::trigger_error(site_.name() + ": " + source_path_ + " is required");
+    try {
+      own_ = dsl::compile_parameters(action->parameters, site_.type + ".parameters");
+    } catch (const std::exception& e) {
+      throw core::trigger_error(fmt::format("{}: {}", site_.name(), e.what()));
+    }
+    try {
+      site_.client = shared_client(opts);
+    } catch (const std::exception& e) {
+      throw core::trigger_error(
+        fmt::format("{}: no Kubernetes API to talk to: {}", site_.name(), e.what()));
+    }
+    auto kind = source_->kind();
+    if (!template_parameterized_
+        && (kind == artifact_kind::resource || kind == artifact_kind::inline_text)) {
+      try {
+        fixed_object_ = fetch_artifact(*source_, fetch_options_for());
+      } catch (const std::exception& e) {
+        throw core::trigger_error(fmt::format("{}: {}", site_.name(), e.what()));
+      }
+    }
+  }
+
+  ~object_executor() override {
+    sleep_.stop();
+    pool_.join();
+  }
+
+  void execute(const core::trigger_invocation& invocation, core::trigger_done done) override {
+    boost::asio::post(pool_, [this, invocation, done = std::move(done)]() mutable {
+      done(run(invocation));
+    });
+  }
+
+  std::size_t max_concurrency() const override { return workers; }
+
+  bool applies_own_parameters() const override { return true; }
+
+  std::string preview(const core::trigger_invocation& invocation) override {
+    auto object = resolve(invocation);
+    return operation_->describe(site_, object);
+  }
+
+private:
+  fetch_options fetch_options_for() const {
+    fetch_options out;
+    out.path = source_path_;
+    out.client = site_.client.get();
+    out.namespace_name = site_.sensor_namespace;
+    out.secrets = secrets_.get();
+    return out;
+  }
+
+  /// FetchResource and ApplyResourceParameters: the object to act on.
+  nlohmann::json resolve(const core::trigger_invocation& invocation) const {
+    std::string text;
+    if (!fixed_object_.empty()) {
+      text = fixed_object_;
+    } else if (template_parameterized_ && !invocation.resource_json.empty()) {
+      text = fetch_artifact(location_of(invocation.resource_json, source_path_),
+                            fetch_options_for());
+    } else {
+      text = fetch_artifact(*source_, fetch_options_for());
+    }
+    auto object = operation_->fetched(site_, nlohmann::json::parse(text));
+    if (own_.empty())
+      return object;
+    text = object.dump();
+    dsl::event_views views;
+    dsl::apply_parameters(text, own_, views.reset(invocation.events, core::context_view));
+    return nlohmann::json::parse(text);
+  }
+
+  core::trigger_outcome run(const core::trigger_invocation& invocation) const {
+    if (sleep_.stopped())
+      return {false, site_.name() + ": the trigger stopped before this execution", {}};
+    try {
+      auto result = operation_->act(site_, resolve(invocation));
+      if (!policy_ || policy_->labels.empty())
+        return {true, {}, result.detail};
+      return apply_policy(result);
+    } catch (const std::exception& e) {
+      return {false, fmt::format("{}: {}", site_.name(), e.what()), {}};
+    }
+  }
+
+  /// Argo's ApplyPolicy for policy.k8s.
+  core::trigger_outcome apply_policy(const operation_result& result) const {
+    if (result.watch_path.empty())
+      return {false,
+              site_.name() + ": policy.k8s: the operation left no object to watch the labels of",
+              result.detail};
+    std::string error;
+    switch (wait_for_labels(*site_.client, result.watch_path, *policy_, sleep_, error)) {
+    case label_wait::matched:
+      return {true, {}, result.detail};
+    case label_wait::failed:
+      return {false, fmt::format("{}: policy.k8s: {}", site_.name(), error), result.detail};
+    case label_wait::timed_out:
+      break;
+    }
+    if (policy_->error_on_backoff_timeout)
+      return {false,
+              site_.name()
+                + ": failed to determine status of the triggered resource. setting trigger "
+                  "state as failed (policy.k8s labels not matched within the backoff)",
+              result.detail};
+    spdlog::warn("{}: policy.k8s labels not matched within the backoff ({}); "
+                 "errorOnBackoffTimeout is false: the execution counts as a success",
+                 site_.name(), result.detail);
+    return {true, {}, result.detail};
+  }
+
+  std::unique_ptr<object_operation> operation_;
+  std::shared_ptr<const artifact_location> source_;
+  trigger_site site_;
+  std::string source_path_;
+  std::shared_ptr<const core::secret_store> secrets_;
+  std::optional<dsl::k8s_resource_policy> policy_;
+  bool template_parameterized_ = false;
+  std::vector<dsl::compiled_parameter> own_;
+  /// The object of a `resource` or `inline` source, fetched once.
+  std::string fixed_object_;
+  mutable stoppable_sleep sleep_;
+  /// Last: joined (in the destructor) before the rest goes.
+  boost::asio::thread_pool pool_{workers};
+};
+
+} // namespace
+
+std::unique_ptr<core::trigger_executor>
+make_object_executor(const core::trigger_context& ctx, const options& opts, std::string type,
+                     std::shared_ptr<const artifact_location> source,
+                     std::unique_ptr<object_operation> operation) {
+  return std::make_unique<object_executor>(ctx, opts, std::move(type), std::move(source),
+                                           std::move(operation));
+}
+
+} // namespace ganglion::kubernetes::detail

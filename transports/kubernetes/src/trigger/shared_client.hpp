@@ -1,0 +1,15 @@
+#pragma once
+
+#include <memory>
+
+#include "ganglion/kubernetes/transport.hpp"
+
+namespace ganglion::kubernetes::detail {
+
+/// The process's API client for `opts.kubeconfig`, created on first use from
+/// load_config(config_sources::from_environment(opts.kubeconfig)) and shared by every trigger
+/// that names the same kubeconfig. Throws config_error (naming every place looked at) when no
+/// configuration applies.
+std::shared_ptr<api_client> shared_client(const options& opts);
+
+} // namespace ganglion::kubernetes::detail

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ganglion/core/trigger.hpp"
+#include "ganglion/kubernetes/transport.hpp"
+
+namespace ganglion::kubernetes::detail {
+
+/// The `k8s` trigger: its executor, check and spec steps.
+core::trigger_factory make_k8s_trigger_factory(const options& opts);
+
+/// The `argoWorkflow` trigger: its executor, check and spec steps.
+core::trigger_factory make_workflow_trigger_factory(const options& opts);
+
+/// What `run` refuses in a k8s trigger, without creating it.
+std::vector<std::string> k8s_trigger_problems(const core::trigger_context& ctx);
+
+/// What `run` refuses in an argoWorkflow trigger (retry, args that do not map …).
+std::vector<std::string> workflow_trigger_problems(const core::trigger_context& ctx);
+
+} // namespace ganglion::kubernetes::detail

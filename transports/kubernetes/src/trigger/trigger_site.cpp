@@ -1,0 +1,84 @@
+#include <chrono>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "trigger/object_trigger.hpp"
+
+namespace ganglion::kubernetes::detail {
+
+namespace {
+
+std::string text(const nlohmann::json& object, const char* key) {
+  auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
+} // namespace
+
+std::string trigger_site::name() const {
+  return fmt::format("{} trigger {}/{}", type, sensor, trigger);
+}
+
+std::string trigger_site::namespace_of(const nlohmann::json& object) const {
+  if (auto metadata = object.find("metadata"); metadata != object.end() && metadata->is_object())
+    if (auto ns = text(*metadata, "namespace"); !ns.empty())
+      return ns;
+  return sensor_namespace.empty() ? client->config().default_namespace : sensor_namespace;
+}
+
+resource_info trigger_site::resource_of(const std::string& api_version,
+                                        const std::string& kind) const {
+  auto found = client->find_resource(api_version, kind);
+  if (!found)
+    throw std::runtime_error(fmt::format(
+      "the API server serves no kind {} in {} (its discovery does not list it)", kind,
+      api_version));
+  return *found;
+}
+
+resource_info trigger_site::resource_of(const nlohmann::json& object) const {
+  auto api_version = text(object, "apiVersion");
+  auto kind = text(object, "kind");
+  if (api_version.empty() || kind.empty())
+    throw std::runtime_error("the object needs apiVersion and kind");
+  return resource_of(api_version, kind);
+}
+
+nlohmann::json trigger_site::send(const std::string& method, const std::string& path,
+                                  const std::string& body, const std::string& content_type,
+                                  const std::string& what) const {
+  api_request request;
+  request.method = method;
+  request.path = path;
+  request.body = body;
+  request.content_type = content_type;
+  auto response = client->call(std::move(request));
+  if (!response.ok())
+    throw std::runtime_error(fmt::format("{}: {}", what, response.message()));
+  if (response.body.empty())
+    return nullptr;
+  return nlohmann::json::parse(response.body, nullptr, false);
+}
+
+std::optional<nlohmann::json> trigger_site::get(const std::string& path,
+                                                const std::string& what) const {
+  api_request request;
+  request.path = path;
+  auto response = client->call(std::move(request));
+  if (response.status == 404)
+    return std::nullopt;
+  if (!response.ok())
+    throw std::runtime_error(fmt::format("{}: {}", what, response.message()));
+  return nlohmann::json::parse(response.body, nullptr, false);
+}
+
+std::map<std::string, std::string> trigger_site::created_labels() const {
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+    std::chrono::system_clock::now().time_since_epoch());
+  return {{"events.argoproj.io/sensor", sensor},
+          {"events.argoproj.io/trigger", trigger},
+          {"events.argoproj.io/action-timestamp", std::to_string(now.count())}};
+}
+
+} // namespace ganglion::kubernetes::detail
