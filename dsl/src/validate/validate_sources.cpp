@@ -2,7 +2,6 @@
 
 #include <functional>
 #include <map>
-#include <set>
 
 #include <re2/re2.h>
 
@@ -292,29 +291,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "hostAddress", p, cx);
        required_object(s, "streams", p, cx);
        check_tls(s, p, cx);
-     }},
-    {"resource",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "version", p, cx);
-       required(s, "resource", p, cx);
-       required_object(s, "eventTypes", p, cx);
-       if (!has(s, "filter"))
-         return;
-       for (const char* kind : {"labels", "fields"}) {
-         if (!has(s["filter"], kind) || !s["filter"][kind].is_array())
-           continue;
-         const auto& selectors = s["filter"][kind];
-         auto at = child_path(child_path(p, "filter"), kind);
-         for (std::size_t i = 0; i < selectors.size(); ++i) {
-           required(selectors[i], "key", item_path(at, i), cx);
-           static const std::set<std::string> operators{
-             "", "!", "=", "==", "in", "!=", "notin", "exists", "gt", "lt"};
-           auto op = text(selectors[i], "operation");
-           if (!operators.contains(op))
-             cx.error(child_path(item_path(at, i), "operation"),
-                      "unknown selection operation \"" + op + "\"");
-         }
-       }
      }},
     {"slack",
      [](const json& s, const std::string& p, const load_context& cx) {
