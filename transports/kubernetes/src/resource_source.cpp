@@ -22,6 +22,7 @@
 #include "resource_filters.hpp"
 #include "resource_selectors.hpp"
 #include "resource_store.hpp"
+#include "shared_client.hpp"
 
 namespace ganglion::kubernetes {
 
@@ -166,7 +167,7 @@ bool watch_state::wait_listed(std::chrono::milliseconds limit, std::string& why)
 /// A running resource source: its client, its watch and what it publishes.
 class resource_source final : public core::source {
 public:
-  resource_source(std::unique_ptr<api_client> client, std::unique_ptr<watch_state> state)
+  resource_source(std::shared_ptr<api_client> client, std::unique_ptr<watch_state> state)
     : client_(std::move(client)), state_(std::move(state)) {}
 
   /// Starts the watch of `collection`; called once.
@@ -193,7 +194,7 @@ public:
   }
 
 private:
-  std::unique_ptr<api_client> client_;
+  std::shared_ptr<api_client> client_;
   std::unique_ptr<watch_state> state_;
   std::unique_ptr<watcher> watcher_;
 };
@@ -205,13 +206,12 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
   auto name = name_of(ctx);
   if (!ctx.bus)
     throw core::source_error(name + " started without a bus");
-  std::unique_ptr<api_client> client;
+  std::shared_ptr<api_client> client;
   try {
-    auto config = load_config(config_sources::from_environment(opts.kubeconfig));
-    auto client_opts = opts.client;
-    if (!client_opts.metrics)
-      client_opts.metrics = ctx.metrics;
-    client = std::make_unique<api_client>(std::move(config), client_opts);
+    auto shared = opts;
+    if (!shared.client.metrics)
+      shared.client.metrics = ctx.metrics;
+    client = detail::shared_client(shared);
   } catch (const config_error& e) {
     throw core::source_error(fmt::format("{}: no usable Kubernetes configuration: {}", name,
                                          e.what()));

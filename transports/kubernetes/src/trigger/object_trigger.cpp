@@ -14,7 +14,7 @@
 #include "ganglion/dsl/kind/load_context.hpp"
 #include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "trigger/label_policy.hpp"
-#include "trigger/shared_client.hpp"
+#include "shared_client.hpp"
 
 namespace ganglion::kubernetes::detail {
 

@@ -1,4 +1,4 @@
-#include "trigger/shared_client.hpp"
+#include "shared_client.hpp"
 
 #include <map>
 #include <mutex>
