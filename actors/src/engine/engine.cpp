@@ -47,15 +47,16 @@ const refusal* engine::impl::refusal_of(const std::string& kind, const std::stri
 void engine::impl::plan_sources(const dsl::event_source& es, root_plan& plan) {
   auto manifest = std::make_shared<const dsl::event_source>(es);
   event_sources.push_back(manifest);
-  for (const auto& e : es.spec.events)
-    if (auto spec = source_child(manifest, e.type, e.name))
+  for (const auto& e : manifest->spec.events)
+    if (auto spec = source_child(manifest, e))
       plan.children.push_back(std::move(*spec));
 }
 
 std::optional<child_spec> engine::impl::source_child(
-  const std::shared_ptr<const dsl::event_source>& manifest, const std::string& type,
-  const std::string& name) {
+  const std::shared_ptr<const dsl::event_source>& manifest, const dsl::source_event& event) {
   const auto& es = *manifest;
+  const auto& type = event.type;
+  const auto& name = event.name;
   auto status_name = es.metadata.name + "/" + name;
   if (const auto* r = refusal_of("source", status_name)) {
     status.set("source", status_name, phase::error, r->text());
@@ -73,6 +74,7 @@ std::optional<child_spec> engine::impl::source_child(
   ctx.event_name = name;
   ctx.type = type;
   ctx.manifest = manifest.get();
+  ctx.event = &event;
   ctx.bus = options.remote ? std::static_pointer_cast<bus_publisher>(options.remote)
                            : std::static_pointer_cast<bus_publisher>(bus);
   ctx.secrets = secrets;

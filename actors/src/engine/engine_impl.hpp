@@ -92,10 +92,10 @@ struct engine::impl {
   mutable std::mutex explain_mutex;
   /// Records the fingerprints of `documents` as the running set.
   void remember(const std::vector<dsl::document>& documents);
-  /// The child running event `name` of type `type` of `manifest`; nullopt when no source of
-  /// that type is registered (reported in status).
+  /// The child running `event`, one of `manifest`'s own events; nullopt when no source of its
+  /// type is registered (reported in status).
   std::optional<child_spec> source_child(const std::shared_ptr<const dsl::event_source>& manifest,
-                                         const std::string& type, const std::string& name);
+                                         const dsl::source_event& event);
   /// The child running `sensor` (its setup in `built` when not null); nullopt when it cannot
   /// run (reported in status).
   std::optional<child_spec> sensor_child(

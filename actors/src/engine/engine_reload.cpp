@@ -144,7 +144,7 @@ void engine::impl::diff_sources(reload_draft& draft) {
     bool rest_changed =
       !known || print_of(old->second, "eventsource") != print_of(doc->fingerprints, "eventsource");
     auto manifest = std::make_shared<const dsl::event_source>(es);
-    for (const auto& e : es.spec.events) {
+    for (const auto& e : manifest->spec.events) {
       auto key = "event/" + e.name;
       auto status_name = es_name + "/" + e.name;
       auto label = "source/" + status_name;
@@ -153,7 +153,7 @@ void engine::impl::diff_sources(reload_draft& draft) {
         draft.result.unchanged.push_back(label);
         continue;
       }
-      auto spec = source_child(manifest, e.type, e.name);
+      auto spec = source_child(manifest, e);
       (existed ? draft.result.restarted : draft.result.started).push_back(label);
       if (spec) {
         draft.step(existed ? action::replace : action::add, "source", status_name, std::move(*spec));

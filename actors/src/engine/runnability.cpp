@@ -91,6 +91,7 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
     ctx.event_name = e.name;
     ctx.type = e.type;
     ctx.manifest = &es;
+    ctx.event = &e;
     for (const auto& problem : cx.sources->at(e.type).check(ctx))
       b.add(doc, "source", name, path, problem);
   }

@@ -6,6 +6,8 @@
 namespace ganglion::core {
 
 const dsl::source_event& event_of(const source_context& ctx) {
+  if (ctx.event != nullptr)
+    return *ctx.event;
   const auto* event = ctx.manifest ? ctx.manifest->spec.find(ctx.type, ctx.event_name) : nullptr;
   if (event == nullptr)
     throw source_error(fmt::format("EventSource {} has no {} event named {}",
@@ -14,9 +16,9 @@ const dsl::source_event& event_of(const source_context& ctx) {
 }
 
 const dsl::event_source_filter* filter_of(const source_context& ctx) {
-  if (ctx.manifest == nullptr)
-    return nullptr;
-  const auto* event = ctx.manifest->spec.find(ctx.type, ctx.event_name);
+  const auto* event = ctx.event;
+  if (event == nullptr && ctx.manifest != nullptr)
+    event = ctx.manifest->spec.find(ctx.type, ctx.event_name);
   return event && event->filter ? &*event->filter : nullptr;
 }
 

@@ -22,6 +22,9 @@ struct source_context {
   std::string event_name;
   std::string type; ///< the spec key, e.g. `webhook`
   const dsl::event_source* manifest = nullptr;
+  /// The event itself, inside `manifest`, when the caller has it: event_of() then needs no
+  /// lookup by name (a linear one, which made loading N events of one EventSource cost N²).
+  const dsl::source_event* event = nullptr;
   std::shared_ptr<bus_publisher> bus;
   std::shared_ptr<const secret_store> secrets;
   metrics_registry* metrics = nullptr;
