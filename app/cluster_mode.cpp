@@ -47,10 +47,9 @@ std::string not_running(const k8s::cluster_object& o, const std::vector<core::re
     if (c.phase != core::phase::error)
       continue;
     bool mine = o.kind == "EventSource" ? c.kind == "source" && c.name.starts_with(prefix)
-                : o.kind == "Sensor"
-                  ? (c.kind == "sensor" && c.name == o.name)
-                      || (c.kind == "trigger" && c.name.starts_with(prefix))
-                  : false;
+                : o.kind == "Sensor"    ? (c.kind == "sensor" && c.name == o.name)
+                                         || (c.kind == "trigger" && c.name.starts_with(prefix))
+                                     : false;
     if (mine)
       return c.kind + " " + c.name + ": " + c.last_error;
   }
@@ -153,12 +152,14 @@ cluster_mode::cluster_mode(const run_options& options, dsl::load_options load)
                          ? std::vector<std::string>{client->config().default_namespace}
                          : options.namespaces;
   spdlog::info("cluster mode: {} of {}",
-               options.all_namespaces ? std::string{"every namespace"}
-                                      : "namespace(s) " + fmt::format("{}", fmt::join(watch.namespaces, ", ")),
+               options.all_namespaces
+                 ? std::string{"every namespace"}
+                 : "namespace(s) " + fmt::format("{}", fmt::join(watch.namespaces, ", ")),
                client->config().origin);
   impl_->writer = std::make_unique<k8s::status_writer>(client);
   impl_->secrets = std::make_shared<k8s::cluster_secrets>(
-    client, watch.namespaces.empty() ? client->config().default_namespace : watch.namespaces.front());
+    client,
+    watch.namespaces.empty() ? client->config().default_namespace : watch.namespaces.front());
   if (!options.secrets_dir.empty())
     spdlog::warn("cluster mode reads Secrets through the API (namespace {}); --secrets-dir {} is "
                  "not used",
@@ -208,8 +209,8 @@ std::vector<dsl::document> cluster_mode::documents(const std::vector<dsl::docume
       auto [it, fresh] = taken.emplace(std::pair{o.kind, o.name}, label);
       if (!fresh) {
         verdict.error_path = "metadata.name";
-        verdict.error = "a" + std::string{o.kind == "EventSource" ? "n " : " "} + o.kind
-                        + " named " + o.name + " is already loaded from " + it->second
+        verdict.error = "a" + std::string{o.kind == "EventSource" ? "n " : " "} + o.kind + " named "
+                        + o.name + " is already loaded from " + it->second
                         + "; ganglion runs one of a kind and name";
       }
     }
@@ -299,7 +300,8 @@ namespace ganglion::app {
 struct cluster_mode::impl {};
 
 cluster_mode::cluster_mode(const run_options&, dsl::load_options) {
-  throw std::runtime_error("this ganglion is built without Kubernetes (GANGLION_ENABLE_KUBERNETES)");
+  throw std::runtime_error(
+    "this ganglion is built without Kubernetes (GANGLION_ENABLE_KUBERNETES)");
 }
 
 cluster_mode::~cluster_mode() = default;

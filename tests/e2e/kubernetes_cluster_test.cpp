@@ -1,8 +1,9 @@
 // `ganglion run --from-cluster` against the test Kubernetes API server: the EventSources and
 // Sensors of the cluster run as files do (a webhook event fires the sensor's HTTP trigger),
-// objects created, updated and deleted while it runs take effect, an invalid object gets
-// False conditions with its `path: message` while the others run, valid objects get Argo's
-// True conditions, and a 403 on a list is a clear error that never stops the process.
+// objects created, updated and deleted while it runs take effect, an invalid object (or one a
+// `-f` file already names) gets False conditions with its `path: message` while the others
+// run, valid objects get Argo's True conditions, a 403 on a list is a clear error that never
+// stops the process, and a webhook's authSecret comes from a Kubernetes Secret.
 
 #include <nlohmann/json.hpp>
 
@@ -43,21 +44,22 @@ json event_source(std::uint16_t port) {
 
 /// Sensor `name` on hooks/example whose HTTP trigger `t` posts the event's `msg` to `url`.
 json sensor(const std::string& name, const std::string& url) {
-  json trigger{{"template",
-                {{"name", "t"},
-                 {"http",
-                  {{"url", url},
-                   {"method", "POST"},
-                   {"payload",
-                    json::array({{{"src", {{"dependencyName", "d"}, {"dataKey", "body.msg"}}},
+  json trigger{
+    {"template",
+     {{"name", "t"},
+      {"http",
+       {{"url", url},
+        {"method", "POST"},
+        {"payload", json::array({{{"src", {{"dependencyName", "d"}, {"dataKey", "body.msg"}}},
                                   {"dest", "msg"}}})}}}}}};
-  return {{"apiVersion", "argoproj.io/v1alpha1"},
-          {"kind", "Sensor"},
-          {"metadata", {{"name", name}, {"namespace", "default"}}},
-          {"spec",
-           {{"dependencies",
-             json::array({{{"name", "d"}, {"eventSourceName", "hooks"}, {"eventName", "example"}}})},
-            {"triggers", json::array({trigger})}}}};
+  return {
+    {"apiVersion", "argoproj.io/v1alpha1"},
+    {"kind", "Sensor"},
+    {"metadata", {{"name", name}, {"namespace", "default"}}},
+    {"spec",
+     {{"dependencies",
+       json::array({{{"name", "d"}, {"eventSourceName", "hooks"}, {"eventName", "example"}}})},
+      {"triggers", json::array({trigger})}}}};
 }
 
 /// The condition `type` of the object's status; null when absent.
@@ -104,14 +106,15 @@ TEST(e2e_kubernetes_cluster, objects_run_and_changes_while_running_take_effect) 
   EXPECT_EQ(sink.requests()[0].body, R"({"msg":"a"})");
 
   // Argo's conditions, True, through the status subresource.
-  auto es = server.wait_for_object("argoproj.io/v1alpha1", "EventSource", "default", "hooks",
-                                   [](const json& o) {
-                                     return conditions_are(o, {"SourcesProvided", "Deployed"}, "True");
-                                   });
+  auto es = server.wait_for_object(
+    "argoproj.io/v1alpha1", "EventSource", "default", "hooks", [](const json& o) {
+      return conditions_are(o, {"SourcesProvided", "Deployed"}, "True");
+    });
   ASSERT_TRUE(es) << engine.output();
   EXPECT_FALSE(condition_of(*es, "Deployed").value("lastTransitionTime", "").empty());
   ASSERT_TRUE(server.wait_for_object(
-    "argoproj.io/v1alpha1", "Sensor", "default", "s", [](const json& o) {
+    "argoproj.io/v1alpha1", "Sensor", "default", "s",
+    [](const json& o) {
       return conditions_are(o, {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True");
     }))
     << engine.output();
@@ -134,13 +137,14 @@ TEST(e2e_kubernetes_cluster, objects_run_and_changes_while_running_take_effect) 
   // Deleted while running: the sensor stops, the event source still takes events.
   server.remove("argoproj.io/v1alpha1", "Sensor", "default", "s");
   ASSERT_TRUE(engine.wait_reloads(settled + 1)) << engine.output();
-  ASSERT_TRUE(test::eventually([&] { return engine.status().find("\"s/t\"") == std::string::npos; }))
+  ASSERT_TRUE(
+    test::eventually([&] { return engine.status().find("\"s/t\"") == std::string::npos; }))
     << engine.status();
   // The engine's own status writes come back as MODIFIED events: they are no change.
   EXPECT_EQ(engine.reloads(), settled + 1) << engine.output();
   ASSERT_EQ(e2e::post(port, "example", R"({"msg":"c"})").status, 200);
-  EXPECT_TRUE(engine.wait_metric(
-    R"(ganglion_events_accepted_total{eventsource="hooks",event="example"} 3)"))
+  EXPECT_TRUE(
+    engine.wait_metric(R"(ganglion_events_accepted_total{eventsource="hooks",event="example"} 3)"))
     << engine.metrics();
   EXPECT_EQ(sink.requests().size(), 2u);
 
@@ -156,16 +160,31 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
   test::kube::api_server server;
   test::http_sink sink;
   auto port = test::free_port();
+  // -f and --from-cluster together: the EventSource from a file, the sensors from the cluster;
+  // the cluster's EventSource of the same name is a duplicate.
   server.put(event_source(port));
   server.put(sensor("good", sink.url("/good")));
-  e2e::engine_process engine{"", cluster_options(server)};
+  auto options = cluster_options(server);
+  options.manifest_file = true;
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}), options};
+  auto duplicate = server.wait_for_object(
+    "argoproj.io/v1alpha1", "EventSource", "default", "hooks", [](const json& o) {
+      return conditions_are(o, {"SourcesProvided", "Deployed"}, "False");
+    });
+  ASSERT_TRUE(duplicate) << engine.output();
+  auto sources = condition_of(*duplicate, "SourcesProvided");
+  EXPECT_EQ(sources.value("reason", ""), "InvalidEventSource");
+  EXPECT_EQ(sources.value("message", ""),
+            "metadata.name: an EventSource named hooks is already loaded from "
+              + engine.manifest_file() + "; ganglion runs one of a kind and name");
 
   auto bad = sensor("bad", sink.url("/bad"));
   bad["spec"]["triggers"][0]["template"]["http"].erase("url");
   server.put(bad);
-  auto written = server.wait_for_object(
-    "argoproj.io/v1alpha1", "Sensor", "default", "bad",
-    [](const json& o) { return conditions_are(o, {"TriggersProvided", "Deployed"}, "False"); });
+  auto written =
+    server.wait_for_object("argoproj.io/v1alpha1", "Sensor", "default", "bad", [](const json& o) {
+      return conditions_are(o, {"TriggersProvided", "Deployed"}, "False");
+    });
   ASSERT_TRUE(written) << engine.output();
   auto triggers = condition_of(*written, "TriggersProvided");
   EXPECT_EQ(triggers.value("reason", ""), "InvalidTriggers");
@@ -180,8 +199,8 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
   ASSERT_EQ(e2e::post(port, "example", R"({"msg":"a"})").status, 200);
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   EXPECT_EQ(targets(sink), (std::vector<std::string>{"/good"}));
-  EXPECT_TRUE(server.wait_for_object(
-    "argoproj.io/v1alpha1", "Sensor", "default", "good", [](const json& o) {
+  EXPECT_TRUE(
+    server.wait_for_object("argoproj.io/v1alpha1", "Sensor", "default", "good", [](const json& o) {
       return conditions_are(o, {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True");
     }));
 
@@ -190,7 +209,8 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
     o["spec"]["triggers"][0]["template"]["http"]["url"] = sink.url("/bad");
   });
   EXPECT_TRUE(server.wait_for_object(
-    "argoproj.io/v1alpha1", "Sensor", "default", "bad", [](const json& o) {
+    "argoproj.io/v1alpha1", "Sensor", "default", "bad",
+    [](const json& o) {
       return conditions_are(o, {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True");
     }))
     << engine.output();
@@ -223,9 +243,11 @@ TEST(e2e_kubernetes_cluster, a_forbidden_list_is_a_clear_error_and_the_process_k
   // Once allowed, the sensor runs.
   server.allow_all();
   ASSERT_TRUE(test::wait_http_ok(engine.admin_url("/ready"), 30s)) << engine.output();
-  ASSERT_TRUE(test::eventually([&] {
-    return e2e::post(port, "example", R"({"msg":"a"})").status == 200 && sink.wait_for(1, 1s);
-  }, 20s))
+  ASSERT_TRUE(test::eventually(
+    [&] {
+      return e2e::post(port, "example", R"({"msg":"a"})").status == 200 && sink.wait_for(1, 1s);
+    },
+    20s))
     << engine.output();
 }
 
@@ -251,11 +273,13 @@ TEST(e2e_kubernetes_cluster, a_webhook_auth_secret_is_read_from_a_kubernetes_sec
   // A changed Secret is read when the webhook starts again (here: its event changed).
   server.put(secret("second"));
   auto reloads = engine.reloads();
-  server.update("argoproj.io/v1alpha1", "EventSource", "default", "hooks",
-                [](json& o) { o["spec"]["webhook"]["example"]["metadata"] = {{"v", "2"}}; });
+  server.update("argoproj.io/v1alpha1", "EventSource", "default", "hooks", [](json& o) {
+    o["spec"]["webhook"]["example"]["metadata"] = {{"v", "2"}};
+  });
   ASSERT_TRUE(engine.wait_reloads(reloads + 1)) << engine.output();
   ASSERT_TRUE(test::eventually([&] {
     return e2e::post(port, "example", "{}", {"Authorization: Bearer second"}).status == 200;
-  })) << engine.output();
+  }))
+    << engine.output();
   EXPECT_EQ(e2e::post(port, "example", "{}", {"Authorization: Bearer first"}).status, 401);
 }

@@ -205,7 +205,9 @@ cluster_manifests::cluster_manifests(std::shared_ptr<api_client> client, cluster
   self.debouncer = std::thread{[this] { impl_->debounce(); }};
   for (const auto& c : all) {
     watch_handlers handlers;
-    handlers.on_list = [this, c](std::vector<std::string> items) { impl_->list(c, std::move(items)); };
+    handlers.on_list = [this, c](std::vector<std::string> items) {
+      impl_->list(c, std::move(items));
+    };
     handlers.on_event = [this, c](const watch_event& e) { impl_->event(c, e); };
     handlers.on_error = [this, c](const std::string& error) { impl_->failed(c, error); };
     self.watchers.push_back(

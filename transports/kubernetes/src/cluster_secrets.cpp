@@ -100,8 +100,9 @@ std::optional<std::string> cluster_secrets::read(const std::string& name, const 
   std::unique_lock lock{impl_->mutex};
   impl_->wake.wait_for(lock, wait, [this] { return impl_->listed || !impl_->error.empty(); });
   if (!impl_->listed)
-    return fail(where + ": the Secrets cannot be read: "
-                + (impl_->error.empty() ? std::string{"no answer from the API yet"} : impl_->error));
+    return fail(
+      where + ": the Secrets cannot be read: "
+      + (impl_->error.empty() ? std::string{"no answer from the API yet"} : impl_->error));
   auto secret = impl_->secrets.find(name);
   if (secret == impl_->secrets.end())
     return fail(where + ": Secret \"" + name + "\" not found");

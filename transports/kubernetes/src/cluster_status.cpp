@@ -80,10 +80,10 @@ std::vector<condition> conditions_of(const std::string& kind, const object_verdi
       out.push_back(truth("DependenciesProvided"));
       out.push_back(falsity("TriggersProvided", "InvalidTriggers", problem(v)));
     } else {
-      out.push_back(falsity("DependenciesProvided",
-                            below(v.error_path, "spec.dependencies") ? "InvalidDependencies"
-                                                                     : "InvalidSpec",
-                            problem(v)));
+      out.push_back(
+        falsity("DependenciesProvided",
+                below(v.error_path, "spec.dependencies") ? "InvalidDependencies" : "InvalidSpec",
+                problem(v)));
       out.push_back(condition{"TriggersProvided", "Unknown"});
     }
   } else {
@@ -138,7 +138,7 @@ void status_writer::write(const cluster_object& object, const std::vector<condit
   request.content_type = "application/merge-patch+json";
   request.body = json{{"status", {{"conditions", std::move(list)}}}}.dump();
   client_->request(std::move(request), [shared = state_, uid = object.uid,
-                                         label = object.label()](api_response response) {
+                                        label = object.label()](api_response response) {
     std::lock_guard guard{shared->mutex};
     shared->sent.erase(uid);
     if (response.ok()) {

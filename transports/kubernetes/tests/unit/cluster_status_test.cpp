@@ -56,5 +56,6 @@ TEST(kubernetes_cluster_conditions, event_source_and_bus_reasons_are_argos) {
 TEST(kubernetes_cluster_conditions, a_valid_object_that_does_not_run_is_not_deployed) {
   auto c = conditions_of("EventSource", {"", "", "source hooks/a: Error: port in use"});
   EXPECT_EQ(c[0].status, "True");
-  EXPECT_EQ(c[1], (condition{"Deployed", "False", "NotRunning", "source hooks/a: Error: port in use"}));
+  EXPECT_EQ(c[1],
+            (condition{"Deployed", "False", "NotRunning", "source hooks/a: Error: port in use"}));
 }

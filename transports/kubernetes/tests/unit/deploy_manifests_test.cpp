@@ -61,6 +61,7 @@ TEST(kubernetes_deploy, the_roles_grant_what_cluster_mode_uses) {
           "eventbus:list", "eventbus:watch", "eventsources/status:patch", "sensors/status:patch",
           "eventbus/status:patch", "secrets:list", "secrets:watch"})
       EXPECT_TRUE(granted.count(needed)) << file << " lacks " << needed;
-    EXPECT_EQ(docs[1]["roleRef"]["name"].as<std::string>(), docs[0]["metadata"]["name"].as<std::string>());
+    EXPECT_EQ(docs[1]["roleRef"]["name"].as<std::string>(),
+              docs[0]["metadata"]["name"].as<std::string>());
   }
 }

@@ -45,7 +45,8 @@ struct cluster_options {
 
 /// How a watched collection fares: `error` empty once it is listed, else the API's message
 /// (`list /apis/argoproj.io/v1alpha1/namespaces/ns/sensors: HTTP 403: …`).
-using collection_health = std::function<void(const std::string& collection, const std::string& error)>;
+using collection_health =
+  std::function<void(const std::string& collection, const std::string& error)>;
 
 /// Lists and watches the `eventsources`, `sensors` and `eventbus` collections of each namespace
 /// (or of all), keeps the current objects, and calls `on_change` (debounced, on its own thread)

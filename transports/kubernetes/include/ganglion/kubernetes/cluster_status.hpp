@@ -14,7 +14,8 @@ namespace ganglion::kubernetes {
 
 /// One condition of an object's status (Argo's `Condition`, without its time).
 struct condition {
-  std::string type;   ///< `SourcesProvided`, `DependenciesProvided`, `TriggersProvided`, `Configured`, `Deployed`
+  std::string
+    type; ///< `SourcesProvided`, `DependenciesProvided`, `TriggersProvided`, `Configured`, `Deployed`
   std::string status; ///< `True`, `False` or `Unknown`
   std::string reason{};
   std::string message{};
