@@ -13,6 +13,12 @@ struct run_options {
   std::string admin;           ///< HOST:PORT of the admin endpoints; empty: none
   std::string secrets_dir;
   std::string kubeconfig; ///< `--kubeconfig PATH`: the Kubernetes API the k8s kinds use
+  /// `--from-cluster`: also run the EventSources, Sensors and EventBus of the cluster.
+  bool from_cluster = false;
+  /// `--namespace NS` (repeatable): the namespaces cluster mode watches; none: the
+  /// kubeconfig context's (or the service account's).
+  std::vector<std::string> namespaces;
+  bool all_namespaces = false; ///< `--all-namespaces`: every namespace
   std::string data_dir = "ganglion-data";
   bool in_memory = false;
   std::string fsync = "interval";

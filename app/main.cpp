@@ -19,7 +19,27 @@ int main(int argc, char** argv) {
   auto* run_cmd = cli.add_subcommand(
     "run", "Run manifests: on the embedded durable bus, or on the NATS JetStream or Kafka bus an "
            "EventBus manifest names (shared by every replica)");
-  run_cmd->add_option("-f,--file", run.files, "Manifest files or directories")->required();
+  run_cmd->add_option("-f,--file", run.files, "Manifest files or directories");
+  auto* from_cluster = run_cmd->add_flag(
+    "--from-cluster", run.from_cluster,
+    "Also run the EventSources, Sensors and EventBus of the Kubernetes cluster (watched; each "
+    "object's status is written), with Secrets read through the API");
+  auto* namespaces =
+    run_cmd
+      ->add_option("--namespace", run.namespaces,
+                   "With --from-cluster: a namespace to watch (repeatable; default: the "
+                   "kubeconfig context's, or the service account's)")
+      ->needs(from_cluster);
+  run_cmd
+    ->add_flag("--all-namespaces", run.all_namespaces,
+               "With --from-cluster: watch every namespace")
+    ->needs(from_cluster)
+    ->excludes(namespaces);
+  run_cmd->callback([&] {
+    if (run.files.empty() && !run.from_cluster)
+      throw CLI::RequiredError("run needs -f FILE, --from-cluster, or both",
+                               CLI::ExitCodes::RequiredError);
+  });
   run_cmd->add_flag("--no-watch", run.no_watch,
                     "Do not reload when the manifest files change (SIGHUP and POST /v1/reload "
                     "still do)");
@@ -29,8 +49,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
   run_cmd->add_option("--kubeconfig", run.kubeconfig,
-                      "A kubeconfig file for the k8s and argoWorkflow triggers (default: $KUBECONFIG, "
-                      "~/.kube/config, else the pod's service account)");
+                      "A kubeconfig file for cluster mode, the resource source and the k8s and "
+                      "argoWorkflow triggers (default: $KUBECONFIG, ~/.kube/config, else the "
+                      "pod's service account)");
   auto* data_dir =
     run_cmd
       ->add_option("--data-dir", run.data_dir,

@@ -1,5 +1,7 @@
 #include "reload.hpp"
 
+#include <iterator>
+
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
@@ -22,8 +24,9 @@ std::string reload_outcome::to_json() const {
     .dump(2);
 }
 
-reloader::reloader(core::engine& engine, std::vector<std::string> paths, dsl::load_options load)
-  : engine_(engine), paths_(std::move(paths)), load_(std::move(load)),
+reloader::reloader(core::engine& engine, std::vector<std::string> paths, dsl::load_options load,
+                   extra_documents extra)
+  : engine_(engine), paths_(std::move(paths)), load_(std::move(load)), extra_(std::move(extra)),
     thread_([this] { run(); }) {}
 
 reloader::~reloader() {
@@ -91,6 +94,11 @@ reload_outcome reloader::reload_once() {
   }
   if (outcome.errors.empty()) {
     try {
+      if (extra_.load) {
+        auto more = extra_.load(loaded.documents);
+        loaded.documents.insert(loaded.documents.end(), std::make_move_iterator(more.begin()),
+                                std::make_move_iterator(more.end()));
+      }
       outcome.result = engine_.reload(loaded.documents);
     } catch (const std::exception& ex) {
       outcome.errors.push_back(std::string{"the engine cannot reload: "} + ex.what());
@@ -105,6 +113,8 @@ reload_outcome reloader::reload_once() {
     config.errors = outcome.errors;
   }
   engine_.status().set_config(std::move(config));
+  if (outcome.what == reload_outcome::kind::applied && extra_.applied)
+    extra_.applied();
   return outcome;
 }
 

@@ -27,7 +27,16 @@ struct reload_outcome {
   std::string to_json() const;
 };
 
-/// Reloads the manifests given with `-f` into the running engine, one reload at a time on its
+/// Documents that come from elsewhere than the `-f` files (cluster mode), added to each reload.
+struct extra_documents {
+  /// The valid documents to run beside `files` (the files' documents, valid); called on the
+  /// reload thread. Its own invalid documents are left out, never refusing the reload.
+  std::function<std::vector<dsl::document>(const std::vector<dsl::document>& files)> load;
+  /// Called on the reload thread after a reload was applied.
+  std::function<void()> applied;
+};
+
+/// Reloads the manifests given with `-f` (and the extra documents) into the running engine, one reload at a time on its
 /// own thread; SIGHUP, the file watcher and POST /v1/reload all ask it. A new set with errors
 /// is refused (the running one stays) and the errors are logged and shown in /v1/status.
 class reloader {
@@ -35,7 +44,8 @@ public:
   /// Called with the outcome of a request, on the reload thread.
   using callback = std::function<void(const reload_outcome&)>;
 
-  reloader(core::engine& engine, std::vector<std::string> paths, dsl::load_options load);
+  reloader(core::engine& engine, std::vector<std::string> paths, dsl::load_options load,
+           extra_documents extra = {});
   /// Stops (see stop()).
   ~reloader();
   reloader(const reloader&) = delete;
@@ -60,6 +70,7 @@ private:
   core::engine& engine_;
   std::vector<std::string> paths_;
   dsl::load_options load_;
+  extra_documents extra_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<pending> queue_;

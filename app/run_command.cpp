@@ -2,6 +2,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <thread>
 
 #include <sys/resource.h>
@@ -13,6 +14,7 @@
 
 #include "admin_routes.hpp"
 #include "bus_choice.hpp"
+#include "cluster_mode.hpp"
 #include "commands.hpp"
 #include "manifest_watcher.hpp"
 #include "reload.hpp"
@@ -116,11 +118,27 @@ int run_command(const run_options& options) {
   auto signals = block_stop_signals();
   raise_descriptor_limit();
   cap_malloc_arenas();
+  std::unique_ptr<cluster_mode> cluster;
+  if (options.from_cluster) {
+    try {
+      cluster = std::make_unique<cluster_mode>(options, load_options);
+    } catch (const std::exception& ex) {
+      spdlog::error("cannot run --from-cluster: {}", ex.what());
+      return 1;
+    }
+    auto objects = cluster->documents(loaded.documents);
+    loaded.documents.insert(loaded.documents.end(), std::make_move_iterator(objects.begin()),
+                            std::make_move_iterator(objects.end()));
+  }
 
   core::engine_options engine_options;
   engine_options.secrets_dir = options.secrets_dir;
+  if (cluster)
+    engine_options.secrets = cluster->secrets();
   try {
-    auto secrets = std::make_shared<const core::secret_store>(options.secrets_dir);
+    auto secrets = engine_options.secrets
+                     ? engine_options.secrets
+                     : std::make_shared<const core::secret_store>(options.secrets_dir);
     engine_options.remote = open_bus(loaded.documents, options, std::move(secrets));
   } catch (const std::exception& ex) {
     spdlog::error("cannot open the EventBus: {}", ex.what());
@@ -151,7 +169,14 @@ int run_command(const run_options& options) {
   }
   auto& engine = *running;
 
-  reloader reloads{engine, options.files, std::move(load_options)};
+  extra_documents from_cluster;
+  if (cluster) {
+    from_cluster.load = [&cluster](const std::vector<dsl::document>& files) {
+      return cluster->documents(files);
+    };
+    from_cluster.applied = [&cluster] { cluster->publish(); };
+  }
+  reloader reloads{engine, options.files, std::move(load_options), std::move(from_cluster)};
   std::vector<http::route> admin;
   if (!options.admin.empty()) {
     try {
@@ -170,11 +195,13 @@ int run_command(const run_options& options) {
                  summary);
   // The engine keeps its own copies; the documents' YAML positions are no longer needed.
   loaded = {};
+  if (cluster)
+    cluster->attach(engine, [&reloads] { reloads.request("the cluster's objects changed"); });
   std::atomic<bool> stopping{false};
   std::thread announcer{[&] { announce_ready(engine, stopping); }};
 
   std::unique_ptr<manifest_watcher> watcher;
-  if (!options.no_watch) {
+  if (!options.no_watch && !options.files.empty()) {
     try {
       // The data directory may lie in a watched one (`-f .`); its writes are no edits.
       watcher = std::make_unique<manifest_watcher>(
@@ -197,6 +224,7 @@ int run_command(const run_options& options) {
   spdlog::info("received {}, stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
   watcher.reset();
   reloads.stop();
+  cluster.reset();
   engine.stop();
   admin.clear();
   spdlog::info("stopped");

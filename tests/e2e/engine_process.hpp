@@ -28,6 +28,7 @@ struct engine_options {
   bool start_now = true;               ///< false: the test calls start()
   std::string data_dir;                ///< --data-dir; empty: <temp dir>/data
   std::vector<std::string> extra_args; ///< appended to the command line
+  bool manifest_file = true;           ///< false: no `-f` (cluster mode alone)
   std::chrono::seconds ready_timeout{20};
 };
 
@@ -153,9 +154,13 @@ private:
 
   std::vector<std::string> command() const {
     std::vector<std::string> argv{
-      GANGLION_BINARY, "run", "-f", file_, "--admin", fmt::format("127.0.0.1:{}", admin_port_),
+      GANGLION_BINARY, "run", "--admin", fmt::format("127.0.0.1:{}", admin_port_),
       "--webhook-host", "127.0.0.1", "--data-dir",
       options_.data_dir.empty() ? dir_ + "/data" : options_.data_dir};
+    if (options_.manifest_file) {
+      argv.push_back("-f");
+      argv.push_back(file_);
+    }
     if (!options_.secrets_dir.empty()) {
       argv.push_back("--secrets-dir");
       argv.push_back(options_.secrets_dir);

@@ -332,3 +332,19 @@ TEST(model_load, diagnostic_text_has_the_file_line_column_path_form) {
   EXPECT_TRUE(has_errors({diagnostic{}, d}));
   EXPECT_FALSE(has_errors({d}));
 }
+
+TEST(model_load, an_object_of_the_cluster_is_named_without_line_or_column) {
+  auto result = load_object_text(
+    R"({"apiVersion":"argoproj.io/v1alpha1","kind":"Sensor","metadata":{"name":"s",)"
+    R"("namespace":"default","uid":"u","generation":2},"spec":{"dependencies":[)"
+    R"({"name":"d","eventSourceName":"e"}],"triggers":[{"template":)"
+    R"({"name":"t","log":{}}}]}})",
+    "Sensor default/s");
+  ASSERT_EQ(result.documents.size(), 1u);
+  EXPECT_TRUE(result.documents[0].where.object);
+  ASSERT_TRUE(has_errors(result.diagnostics));
+  const auto& first = result.diagnostics.front();
+  EXPECT_EQ(first.path.rfind("spec.dependencies[0]", 0), 0u) << first.to_string();
+  EXPECT_EQ(first.to_string().rfind("Sensor default/s: spec.dependencies[0]", 0), 0u)
+    << first.to_string();
+}

@@ -31,6 +31,7 @@ void engine::impl::check(const std::vector<dsl::document>& documents) {
   cx.sources = &sources;
   cx.triggers = &triggers;
   cx.secrets_dir = options.secrets_dir;
+  cx.secrets = options.secrets.get();
   auto found = check_runnability(documents, cx);
   std::lock_guard guard{refusals_mutex};
   refused = std::move(found);
@@ -285,7 +286,8 @@ void engine::impl::init(engine_options opts, source_registry source_kinds,
   sources = std::move(source_kinds);
   triggers = std::move(trigger_kinds);
   add_engine_triggers(triggers);
-  secrets = std::make_shared<const secret_store>(options.secrets_dir);
+  secrets = options.secrets ? options.secrets
+                            : std::make_shared<const secret_store>(options.secrets_dir);
   if (!options.data_dir.empty() && !options.remote)
     open_log();
   bus = std::make_shared<embedded_bus>(options.bus_capacity, metrics, work, log);

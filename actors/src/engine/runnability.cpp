@@ -46,7 +46,12 @@ bool below(const std::string& path, const std::string& prefix) {
 }
 
 /// Why secret reference `ref` cannot be read at run time; empty when it can.
-std::string secret_problem(const dsl::secret_key_selector& ref, const std::string& dir) {
+std::string secret_problem(const dsl::secret_key_selector& ref, const runnability_context& cx) {
+  if (cx.secrets && cx.secrets->has_backend()) {
+    std::string error;
+    return cx.secrets->read(ref.name, ref.key, &error) ? std::string{} : error;
+  }
+  const auto& dir = cx.secrets_dir;
   if (dir.empty())
     return fmt::format("secret {}/{} is referenced, but no --secrets-dir is given to read it "
                        "from (<dir>/{}/{})",
@@ -60,11 +65,12 @@ std::string secret_problem(const dsl::secret_key_selector& ref, const std::strin
 
 /// The secrets referenced at or below `prefix` that cannot be read: refuses (kind, name).
 void check_secrets(refusals_builder& b, const dsl::document& doc, const std::string& kind,
-                   const std::string& name, const std::string& prefix, const std::string& dir) {
+                   const std::string& name, const std::string& prefix,
+                   const runnability_context& cx) {
   for (const auto& [path, ref] : doc.secret_refs) {
     if (!below(path, prefix))
       continue;
-    if (auto why = secret_problem(ref, dir); !why.empty())
+    if (auto why = secret_problem(ref, cx); !why.empty())
       b.add(doc, kind, name, path, why);
   }
 }
@@ -85,7 +91,7 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
       b.add(doc, "source", name, path, not_run_yet);
       continue;
     }
-    check_secrets(b, doc, "source", name, path, cx.secrets_dir);
+    check_secrets(b, doc, "source", name, path, cx);
     source_context ctx;
     ctx.event_source_name = es.metadata.name;
     ctx.event_name = e.name;
@@ -108,7 +114,7 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
     auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", e.type), e.name);
     auto at = doc.locate(path);
     auto [it, fresh] = claims.try_emplace(
-      claim->what, claim_owner{name, fmt::format("{}:{}", at.file, at.line)});
+      claim->what, claim_owner{name, at.object ? at.file : fmt::format("{}:{}", at.file, at.line)});
     if (!fresh)
       b.add(doc, "source", name, dsl::yaml_child_path(path, claim->field),
             fmt::format("{} is already served by {} ({}); one endpoint, one event", claim->what,
@@ -143,7 +149,7 @@ void check_trigger(refusals_builder& b, const dsl::document& doc, const dsl::sen
   if (t.dlq_trigger)
     check_action(b, doc, name, sensor, *t.dlq_trigger, dsl::yaml_child_path(path, "dlqTrigger"),
                  cx);
-  check_secrets(b, doc, "trigger", name, path, cx.secrets_dir);
+  check_secrets(b, doc, "trigger", name, path, cx);
 }
 
 } // namespace

@@ -7,6 +7,8 @@ namespace ganglion::core {
 
 secret_store::secret_store(std::string dir) : dir_(std::move(dir)) {}
 
+secret_store::secret_store(lookup backend) : backend_(std::move(backend)) {}
+
 std::optional<std::string> secret_store::read(const std::string& name, const std::string& key,
                                               std::string* error) const {
   auto fail = [&](const std::string& why) -> std::optional<std::string> {
@@ -14,11 +16,13 @@ std::optional<std::string> secret_store::read(const std::string& name, const std
       *error = why;
     return std::nullopt;
   };
-  if (dir_.empty())
+  if (dir_.empty() && !backend_)
     return fail("secret " + name + "/" + key + " is needed but no --secrets-dir was given");
   if (name.empty() || key.empty() || name.find('/') != std::string::npos
       || key.find('/') != std::string::npos || name == ".." || key == "..")
     return fail("invalid secret reference '" + name + "/" + key + "'");
+  if (backend_)
+    return backend_(name, key, error);
   auto path = dir_ + "/" + name + "/" + key;
   std::ifstream in{path, std::ios::binary};
   if (!in)

@@ -43,9 +43,10 @@ void status_board::set(const std::string& kind, const std::string& name, phase p
 
 int status_board::blocking(const component_status& c) {
   // Sources must listen; sensors must have started (or have failed for good) so that an event
-  // accepted once ready is matched.
+  // accepted once ready is matched; cluster mode must have listed what it runs.
   return (c.kind == "source" && c.phase != phase::running && c.phase != phase::standby)
-         || (c.kind == "sensor" && c.phase == phase::pending);
+         || (c.kind == "sensor" && c.phase == phase::pending)
+         || (c.kind == "cluster" && c.phase != phase::running);
 }
 
 void status_board::count_restart(const std::string& kind, const std::string& name) {

@@ -9,7 +9,9 @@
 namespace ganglion::dsl {
 
 std::string diagnostic::to_string() const {
-  std::string out = fmt::format("{}:{}:{}: ", where.file, where.line, where.column);
+  std::string out = where.object
+                      ? where.file + ": "
+                      : fmt::format("{}:{}:{}: ", where.file, where.line, where.column);
   if (level == severity::warning)
     out += "warning: ";
   if (!path.empty()) {

@@ -195,6 +195,25 @@ load_result load_manifest_text(const std::string& text, const std::string& file,
   return result;
 }
 
+load_result load_object_text(const std::string& text, const std::string& object,
+                             const load_options& options) {
+  load_result result;
+  load_text_into(text, object, options, result);
+  auto unplace = [](source_location& at) {
+    at.line = 0;
+    at.column = 0;
+    at.object = true;
+  };
+  for (auto& d : result.diagnostics)
+    unplace(d.where);
+  for (auto& doc : result.documents) {
+    unplace(doc.where);
+    for (auto& [path, at] : doc.locations)
+      unplace(at);
+  }
+  return result;
+}
+
 load_result load_manifests(const std::vector<std::string>& paths, const load_options& options) {
   namespace fs = std::filesystem;
   load_result result;

@@ -49,6 +49,10 @@ credentials resolve_credentials(const auth_spec& auth, const core::secret_store*
   } else if (auth.credential) {
     // Read once to fail early with the secret store's message; cnats reads the file itself.
     read_secret(secrets, *auth.credential, field + ".credential");
+    if (secrets->has_backend())
+      throw connection_error(field + ".credential: a creds file is handed to the NATS client as "
+                                     "a file, so it needs --secrets-dir (not yet read from a "
+                                     "Kubernetes Secret)");
     out.credentials_file =
       secrets->dir() + "/" + auth.credential->name + "/" + auth.credential->key;
   }

@@ -10,6 +10,7 @@
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/remote_bus.hpp"
 #include "ganglion/core/runnability.hpp"
+#include "ganglion/core/secrets.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/status.hpp"
 #include "ganglion/core/trigger.hpp"
@@ -36,6 +37,8 @@ struct durability_options {
 /// Engine settings (the `run` command line maps onto these).
 struct engine_options {
   std::string secrets_dir;
+  /// Where secrets come from when set (cluster mode: Kubernetes Secrets); else `secrets_dir`.
+  std::shared_ptr<const secret_store> secrets;
   /// Where the embedded bus keeps its log and sensors their state; empty: in memory only (a
   /// crash loses accepted events).
   std::string data_dir;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ganglion/core/secrets.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/dsl/diagnostic.hpp"
@@ -17,6 +18,9 @@ struct runnability_context {
   const trigger_registry* triggers = nullptr;
   /// Where secrets are read from (`<dir>/<name>/<key>`); empty: none given.
   std::string secrets_dir;
+  /// When set, secrets are looked up in it (a backend such as Kubernetes Secrets) instead of
+  /// `secrets_dir`.
+  const secret_store* secrets = nullptr;
 };
 
 /// One object `run` refuses before starting anything, and why.

@@ -12,6 +12,9 @@ struct source_location {
   std::string file;
   int line = 0;
   int column = 0;
+  /// `file` names an object of the cluster (`Sensor default/webhook`), not a file: there is no
+  /// line or column, and diagnostics read `Sensor default/webhook: path: message`.
+  bool object = false;
 };
 
 /// How bad a diagnostic is.
@@ -25,7 +28,8 @@ struct diagnostic {
   std::string path;
   std::string message;
 
-  /// Renders `file:line:col: path: message` (with `warning: ` before the path for warnings).
+  /// Renders `file:line:col: path: message` (with `warning: ` before the path for warnings);
+  /// `object: path: message` for an object of the cluster.
   std::string to_string() const;
 };
 

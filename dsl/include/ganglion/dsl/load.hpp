@@ -45,4 +45,9 @@ load_result load_manifests(const std::vector<std::string>& paths, const load_opt
 load_result load_manifest_text(const std::string& text, const std::string& file,
                                const load_options& options = {});
 
+/// Loads one object of the cluster from its JSON (or YAML) text: `object` names it in every
+/// diagnostic and location (`Sensor default/webhook`), without line or column (cluster mode).
+load_result load_object_text(const std::string& text, const std::string& object,
+                             const load_options& options = {});
+
 } // namespace ganglion::dsl

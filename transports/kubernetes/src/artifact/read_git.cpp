@@ -60,6 +60,9 @@ git_auth auth_of(const git_artifact& git, const fetch_options& options, const st
   } else if (git.ssh_key_secret) {
     auto at = child_path(path, "sshKeySecret");
     secret(options, *git.ssh_key_secret, at);
+    if (options.secrets->has_backend())
+      throw artifact_error(at + ": an SSH key is handed to libgit2 as a file, so it needs "
+                                "--secrets-dir (not yet read from a Kubernetes Secret)");
     auth.ssh_key_file =
       (fs::path{options.secrets->dir()} / git.ssh_key_secret->name / git.ssh_key_secret->key)
         .string();
