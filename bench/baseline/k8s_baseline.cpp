@@ -20,7 +20,9 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-std::size_t discard(char*, std::size_t size, std::size_t count, void*) { return size * count; }
+std::size_t discard(char*, std::size_t size, std::size_t count, void*) {
+  return size * count;
+}
 
 /// One thread's loop: the latencies (ms) of the creates that answered 201, and the failures.
 struct worker_result {
@@ -81,8 +83,9 @@ int main(int argc, char** argv) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
   auto url = fmt::format("{}/api/v1/namespaces/{}/configmaps", server, ns);
   auto began = clock_type::now();
-  auto until = began + std::chrono::duration_cast<clock_type::duration>(
-                         std::chrono::duration<double>(duration_s));
+  auto until =
+    began
+    + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(duration_s));
   std::vector<worker_result> results(static_cast<std::size_t>(threads));
   std::vector<std::thread> pool;
   for (auto& r : results)

@@ -21,7 +21,9 @@ namespace {
 
 volatile std::sig_atomic_t stop_requested = 0;
 
-void on_signal(int) { stop_requested = 1; }
+void on_signal(int) {
+  stop_requested = 1;
+}
 
 long long steady_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(

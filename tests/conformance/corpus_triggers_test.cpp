@@ -74,8 +74,8 @@ std::string context_conflict(const dsl::event_dependency& dep) {
     return ": its context filter wants source " + c.source + ", its events come from "
            + dep.event_source_name + " (as in Argo, no event passes)";
   if (!c.subject.empty() && c.subject != dep.event_name)
-    return ": its context filter wants subject " + c.subject + ", its events are "
-           + dep.event_name + " (as in Argo, no event passes)";
+    return ": its context filter wants subject " + c.subject + ", its events are " + dep.event_name
+           + " (as in Argo, no event passes)";
   return {};
 }
 
@@ -179,8 +179,8 @@ public:
       auto f = std::find_if(firings.begin(), firings.end(),
                             [&](const auto& x) { return x.trigger == t.template_.name; });
       auto tmpl = test::corpus::yaml_at(triggers[i], {"template"});
-      auto problem =
-        f == firings.end() ? std::string{"did not fire"} : execute(sensor, t, tmpl, *f);
+      auto problem = f == firings.end() ? std::string{"did not fire"}
+                                        : execute(sensor, t, tmpl, *f);
       if (!problem.empty())
         why += (why.empty() ? "" : "; ") + ("trigger " + t.template_.name + ": " + problem);
     }

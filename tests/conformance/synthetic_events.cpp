@@ -99,8 +99,8 @@ std::vector<json> literals_of(const std::string& expr) {
   static const std::regex text{R"("([^"]*)\")"};
   static const std::regex number{R"((^|[^A-Za-z_\-])(-?[0-9]+(\.[0-9]+)?))"};
   std::vector<json> out;
-  for (auto it = std::sregex_iterator(expr.begin(), expr.end(), text);
-       it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(expr.begin(), expr.end(), text); it != std::sregex_iterator();
+       ++it)
     out.emplace_back((*it)[1].str());
   for (auto it = std::sregex_iterator(expr.begin(), expr.end(), number);
        it != std::sregex_iterator(); ++it) {
@@ -120,8 +120,8 @@ std::vector<std::string> hourly_times() {
   gmtime_r(&now, &day);
   std::vector<std::string> out;
   for (int h = 0; h < 24; ++h)
-    out.push_back(fmt::format("{:04}-{:02}-{:02}T{:02}:45:00Z", day.tm_year + 1900,
-                              day.tm_mon + 1, day.tm_mday, h));
+    out.push_back(fmt::format("{:04}-{:02}-{:02}T{:02}:45:00Z", day.tm_year + 1900, day.tm_mon + 1,
+                              day.tm_mday, h));
   return out;
 }
 

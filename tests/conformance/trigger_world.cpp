@@ -98,8 +98,8 @@ std::string check_object(kube::api_server& api, const std::string& sensor,
   if (!ref.is_object())
     return "the execution reported no object (" + outcome.detail + ")";
   auto ns = ref.value("namespace", std::string{});
-  auto found = api.get(ref.value("apiVersion", ""), ref.value("kind", ""), ns,
-                       ref.value("name", ""));
+  auto found =
+    api.get(ref.value("apiVersion", ""), ref.value("kind", ""), ns, ref.value("name", ""));
   auto op = ref.value("operation", "");
   if (op == "deleted")
     return found ? "the object it deleted is still there: " + ref.dump() : "";
@@ -130,8 +130,7 @@ YAML::Node yaml_at(const YAML::Node& node, std::initializer_list<const char*> pa
   return at;
 }
 
-trigger_world::trigger_world()
-    : kubeconfig_(temp_dir() + "/kubeconfig"), secrets_dir_(temp_dir()) {
+trigger_world::trigger_world() : kubeconfig_(temp_dir() + "/kubeconfig"), secrets_dir_(temp_dir()) {
   write_file(kubeconfig_, api_.kubeconfig({}, std::nullopt, "argo-events"));
 }
 
@@ -162,12 +161,12 @@ void trigger_world::prepare(YAML::Node sensor) {
     for (const char* kind : {"k8s", "argoWorkflow"})
       if (auto cm = yaml_at(t, {kind, "source", "configmap"}); cm.IsMap()) {
         auto ns = text_at(cm, {"namespace"});
-        api_.put({{"apiVersion", "v1"},
-                  {"kind", "ConfigMap"},
-                  {"metadata",
-                   {{"name", text_at(cm, {"name"})},
-                    {"namespace", ns.empty() ? "argo-events" : ns}}},
-                  {"data", {{text_at(cm, {"key"}), hello_world}}}});
+        api_.put(
+          {{"apiVersion", "v1"},
+           {"kind", "ConfigMap"},
+           {"metadata",
+            {{"name", text_at(cm, {"name"})}, {"namespace", ns.empty() ? "argo-events" : ns}}},
+           {"data", {{text_at(cm, {"key"}), hello_world}}}});
       }
   }
   each_map(sensor, [&](const YAML::Node& map) {
@@ -191,9 +190,8 @@ void trigger_world::put_existing(const YAML::Node& reference) {
   json object{{"apiVersion", text_at(reference, {"apiVersion"})},
               {"kind", kind},
               {"metadata", {{"name", name}, {"namespace", ns.empty() ? "argo-events" : ns}}}};
-  object["spec"] = kind == "CronWorkflow"
-                     ? json{{"schedule", "* * * * *"}, {"workflowSpec", workflow}}
-                     : workflow;
+  object["spec"] =
+    kind == "CronWorkflow" ? json{{"schedule", "* * * * *"}, {"workflowSpec", workflow}} : workflow;
   api_.put(object);
 }
 

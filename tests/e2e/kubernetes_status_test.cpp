@@ -47,12 +47,14 @@ TEST(e2e_kubernetes_status, each_trigger_shows_its_last_object_or_its_last_error
   auto kubeconfig = test::temp_dir() + "/kubeconfig";
   test::write_file(kubeconfig, api.kubeconfig({}, std::nullopt, "ci"));
   auto port = test::free_port();
-  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"})
-                               + e2e::hook_sensor(create_trigger("made", "v1", "ConfigMap")
-                                                  + create_trigger("denied", "v1", "Pod")
-                                                  + create_trigger("unknown", "example.com/v1",
-                                                                   "Widget")),
-                             {}, true, {"--kubeconfig", kubeconfig}};
+  e2e::engine_process engine{
+    e2e::webhook_source("hooks", port, {"example"})
+      + e2e::hook_sensor(create_trigger("made", "v1", "ConfigMap")
+                         + create_trigger("denied", "v1", "Pod")
+                         + create_trigger("unknown", "example.com/v1", "Widget")),
+    {},
+    true,
+    {"--kubeconfig", kubeconfig}};
   ASSERT_EQ(e2e::post(port, "example", R"({"n":1})").status, 200);
 
   nlohmann::json made, denied, unknown;
@@ -63,20 +65,20 @@ TEST(e2e_kubernetes_status, each_trigger_shows_its_last_object_or_its_last_error
     unknown = trigger_status(status, "s/unknown");
     return made.contains("lastResult") && denied.contains("lastExecution")
            && unknown.contains("lastExecution");
-  })) << engine.status() << engine.output();
+  }))
+    << engine.status() << engine.output();
 
   auto objects = api.list("v1", "ConfigMap", "ci");
   ASSERT_EQ(objects.size(), 1u);
   const auto& object = objects[0]["metadata"];
   EXPECT_EQ(made["lastExecution"]["outcome"], "Succeeded") << made;
-  EXPECT_EQ(made["lastResult"],
-            (nlohmann::json{{"operation", "created"},
-                            {"apiVersion", "v1"},
-                            {"kind", "ConfigMap"},
-                            {"namespace", "ci"},
-                            {"name", object["name"]},
-                            {"uid", object["uid"]},
-                            {"resourceVersion", object["resourceVersion"]}}));
+  EXPECT_EQ(made["lastResult"], (nlohmann::json{{"operation", "created"},
+                                                {"apiVersion", "v1"},
+                                                {"kind", "ConfigMap"},
+                                                {"namespace", "ci"},
+                                                {"name", object["name"]},
+                                                {"uid", object["uid"]},
+                                                {"resourceVersion", object["resourceVersion"]}}));
   EXPECT_EQ(made["phase"], "Running");
 
   EXPECT_EQ(denied["lastExecution"]["outcome"], "Failed") << denied;
@@ -93,6 +95,7 @@ TEST(e2e_kubernetes_status, each_trigger_shows_its_last_object_or_its_last_error
             "k8s trigger s/unknown: the API server serves no kind Widget in example.com/v1 (its "
             "discovery does not list it)")
     << unknown;
-  EXPECT_TRUE(engine.wait_metric(R"(ganglion_triggers_failed_total{sensor="s",trigger="denied"} 1)"))
+  EXPECT_TRUE(
+    engine.wait_metric(R"(ganglion_triggers_failed_total{sensor="s",trigger="denied"} 1)"))
     << engine.output();
 }
