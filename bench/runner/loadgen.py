@@ -21,11 +21,11 @@ class Loadgen:
         self.runs = 0
 
     def command(self, url, json_path, rate=0, sink_port=None, duration_s=None, drain_s=None,
-                quiet=False):
-        """The full command line of one run."""
+                quiet=False, body=None):
+        """The full command line of one run (`body`: another body file than event.json)."""
         cmd = [self.binary, "--url", url, "--connections", "64", "--threads", "1",
                "--warmup", "1s", "--duration", f"{duration_s or self.duration_s}s",
-               "--body", self.body_path, "--json", json_path]
+               "--body", body or self.body_path, "--json", json_path]
         if rate:
             cmd += ["--rate", str(int(rate))]
         if sink_port is not None:

@@ -152,6 +152,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   setup.concurrency = options.trigger_concurrency;
   setup.dead_letter = std::move(dead_letter);
   setup.work = work;
+  setup.status = &status;
   status.set("trigger", status_name, phase::pending);
   return setup;
 }

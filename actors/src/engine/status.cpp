@@ -24,6 +24,29 @@ const char* to_string(phase p) noexcept {
   return "Unknown";
 }
 
+void execution_record::record(execution_status status) {
+  std::lock_guard guard{mutex_};
+  if (!status.result.empty())
+    last_result_ = status.result;
+  last_ = std::move(status);
+}
+
+void execution_record::clear() {
+  std::lock_guard guard{mutex_};
+  last_.reset();
+  last_result_.clear();
+}
+
+std::optional<execution_status> execution_record::last() const {
+  std::lock_guard guard{mutex_};
+  return last_;
+}
+
+std::string execution_record::last_result() const {
+  std::lock_guard guard{mutex_};
+  return last_result_;
+}
+
 void status_board::set(const std::string& kind, const std::string& name, phase p,
                        const std::string& error) {
   std::lock_guard guard{mutex_};
@@ -67,6 +90,23 @@ void status_board::clear_failures(const std::string& kind, const std::string& na
     return;
   it->second.last_error.clear();
   it->second.restarts = 0;
+  if (it->second.executions)
+    it->second.executions->clear();
+}
+
+std::shared_ptr<execution_record> status_board::executions(const std::string& kind,
+                                                           const std::string& name) {
+  std::lock_guard guard{mutex_};
+  auto [it, added] = components_.try_emplace({kind, name});
+  if (added) {
+    it->second.kind = kind;
+    it->second.name = name;
+    it->second.since = now_rfc3339();
+    blocking_ += blocking(it->second);
+  }
+  if (!it->second.executions)
+    it->second.executions = std::make_shared<execution_record>();
+  return it->second.executions;
 }
 
 void status_board::remove(const std::string& kind, const std::string& name) {
@@ -106,6 +146,31 @@ std::vector<std::string> status_board::blockers() const {
   return out;
 }
 
+namespace {
+
+/// A JSON object reported by an executor; kept as text when it does not parse.
+nlohmann::json result_json(const std::string& text) {
+  auto parsed = nlohmann::json::parse(text, nullptr, false);
+  return parsed.is_discarded() ? nlohmann::json(text) : parsed;
+}
+
+/// `lastExecution` and `lastResult` of a trigger.
+void add_executions(nlohmann::json& item, const execution_record& record) {
+  if (auto last = record.last()) {
+    nlohmann::json execution{{"time", to_rfc3339(last->time)},
+                             {"outcome", last->ok ? "Succeeded" : "Failed"}};
+    if (!last->error.empty())
+      execution["error"] = last->error;
+    if (!last->detail.empty())
+      execution["detail"] = last->detail;
+    item["lastExecution"] = std::move(execution);
+  }
+  if (auto result = record.last_result(); !result.empty())
+    item["lastResult"] = result_json(result);
+}
+
+} // namespace
+
 std::string status_board::to_json() const {
   nlohmann::json components = nlohmann::json::array();
   for (const auto& c : snapshot()) {
@@ -116,6 +181,8 @@ std::string status_board::to_json() const {
                         {"since", c.since}};
     if (!c.last_error.empty())
       item["lastError"] = c.last_error;
+    if (c.executions)
+      add_executions(item, *c.executions);
     components.push_back(std::move(item));
   }
   nlohmann::json config;

@@ -73,6 +73,9 @@ void on_result(trigger_ptr self, fire_result& result) {
   auto& run = it->second;
   const auto& who = st.setup.sensor_name + "/" + st.setup.trigger_name;
   const auto& outcome = result.outcome;
+  if (st.executions && !run.dead_letter)
+    st.executions->record({std::chrono::system_clock::now(), outcome.ok, outcome.error,
+                           outcome.detail, outcome.result});
   if (outcome.ok) {
     (run.dead_letter ? st.dead_lettered : st.fired)->inc();
     spdlog::debug("trigger {}{} succeeded: {}", who, run.dead_letter ? " (dead-letter)" : "",
@@ -150,6 +153,9 @@ caf::behavior trigger_actor(caf::stateful_actor<trigger_state>* self, trigger_se
   auto& st = self->state;
   st.setup = std::move(setup);
   register_metrics(st);
+  if (st.setup.status)
+    st.executions =
+      st.setup.status->executions("trigger", st.setup.sensor_name + "/" + st.setup.trigger_name);
   const auto& manifest = *st.setup.context.manifest;
   st.retries.emplace(manifest.retry_strategy);
   st.gate.emplace(rate_gate::from(manifest.rate_limit_));

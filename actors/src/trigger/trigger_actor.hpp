@@ -12,6 +12,7 @@
 
 #include "trigger/delivery_policy.hpp"
 #include "ganglion/core/metrics.hpp"
+#include "ganglion/core/status.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "engine/messages.hpp"
 #include "engine/work_tracker.hpp"
@@ -37,6 +38,8 @@ struct trigger_setup {
   /// Told `ready_atom` once the executors exist (firings sent before could die with an actor
   /// that fails to start).
   caf::actor_addr parent;
+  /// Where the trigger's executions are shown (/v1/status); null: nowhere.
+  status_board* status = nullptr;
 };
 
 /// State of a trigger actor: its executors, the firings waiting and those executing.
@@ -66,6 +69,8 @@ struct trigger_state {
   counter* dead_lettered = nullptr;
   counter* dead_letter_failed = nullptr;
   histogram* latency = nullptr;
+  /// The trigger's entry of the status board (its executions); null without a board.
+  std::shared_ptr<execution_record> executions;
 
   ~trigger_state();
   static inline const char* name = "ganglion.trigger";

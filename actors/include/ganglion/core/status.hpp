@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,34 @@ enum class phase {
 /// names are spelled.
 const char* to_string(phase p) noexcept;
 
+/// How a trigger's latest execution (attempt) ended, as its executor reported it.
+struct execution_status {
+  std::chrono::system_clock::time_point time;
+  bool ok = false;
+  std::string error;  ///< why it failed
+  std::string detail; ///< the executor's detail (e.g. `HTTP 200`)
+  std::string result; ///< JSON object the executor reported (trigger_outcome::result); may be empty
+};
+
+/// A trigger's latest executions, written by its actor without the board's lock and read by
+/// /v1/status.
+class execution_record {
+public:
+  /// Records one execution; its `result`, when not empty, becomes the last result.
+  void record(execution_status status);
+  /// Forgets what was recorded.
+  void clear();
+  /// The latest execution; nullopt before the first.
+  std::optional<execution_status> last() const;
+  /// The `result` of the latest execution that reported one; empty when none did.
+  std::string last_result() const;
+
+private:
+  mutable std::mutex mutex_;
+  std::optional<execution_status> last_;
+  std::string last_result_;
+};
+
 /// What /v1/status shows for one component.
 struct component_status {
   std::string kind; ///< source | sensor | trigger | bus
@@ -31,6 +61,8 @@ struct component_status {
   std::string last_error;
   std::uint32_t restarts = 0;
   std::string since; ///< RFC 3339 time of the last phase change
+  /// A trigger's executions (`lastExecution`, `lastResult`); null until its actor asks for it.
+  std::shared_ptr<execution_record> executions;
 };
 
 /// The `config` section of /v1/status: the outcome of the latest manifest reload.
@@ -52,6 +84,9 @@ public:
   /// Forgets the last error and the restarts of a component whose new version starts (added or
   /// replaced by a reload), so that they describe that version only.
   void clear_failures(const std::string& kind, const std::string& name);
+  /// Where the actor of component (kind, name) records its executions (created on first use;
+  /// kept, cleared, by clear_failures).
+  std::shared_ptr<execution_record> executions(const std::string& kind, const std::string& name);
   /// Removes a component.
   void remove(const std::string& kind, const std::string& name);
   /// All components, ordered by kind then name.

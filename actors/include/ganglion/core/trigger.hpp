@@ -37,6 +37,9 @@ struct trigger_outcome {
   bool ok = false;
   std::string error;   ///< why it failed
   std::string detail;  ///< e.g. `HTTP 200`
+  /// What the execution produced, as a JSON object, shown as `lastResult` in /v1/status (k8s:
+  /// the reference of the object it created or changed); empty: nothing to report.
+  std::string result{};
 };
 
 /// Called exactly once per execution, from any thread.

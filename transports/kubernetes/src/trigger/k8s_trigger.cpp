@@ -86,8 +86,9 @@ public:
     if (operation_ == "delete") {
       if (!live)
         return {{}, fmt::format("{} {} not found, nothing to delete", resource.kind, name)};
-      site.send("DELETE", path, {}, "application/json", "failed to delete object");
-      return {{}, fmt::format("deleted {} {}", resource.kind, name)};
+      auto deleted = site.send("DELETE", path, {}, "application/json", "failed to delete object");
+      return {{}, fmt::format("deleted {} {}", resource.kind, name),
+              object_reference("deleted", resource, ns, name, deleted)};
     }
     if (!live) {
       spdlog::info("{}: {} {} not found, creating the object", site.name(), resource.kind, name);
@@ -120,7 +121,8 @@ private:
                                     const json& returned, const char* verb) {
     auto name = name_of(returned);
     return {api_client::path_of(resource, ns, name),
-            fmt::format("{} {}", verb, reference(returned))};
+            fmt::format("{} {}", verb, reference(returned)),
+            object_reference(verb, resource, ns, name, returned)};
   }
 
   std::string operation_;

@@ -143,9 +143,12 @@ private:
       return {false, site_.name() + ": the trigger stopped before this execution", {}};
     try {
       auto result = operation_->act(site_, resolve(invocation));
-      if (!policy_ || policy_->labels.empty())
-        return {true, {}, result.detail};
-      return apply_policy(result);
+      auto outcome = !policy_ || policy_->labels.empty()
+                       ? core::trigger_outcome{true, {}, result.detail}
+                       : apply_policy(result);
+      if (!result.reference.is_null())
+        outcome.result = result.reference.dump();
+      return outcome;
     } catch (const std::exception& e) {
       return {false, fmt::format("{}: {}", site_.name(), e.what()), {}};
     }

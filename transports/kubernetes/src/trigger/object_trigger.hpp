@@ -54,7 +54,16 @@ struct operation_result {
   std::string watch_path;
   /// For the outcome: e.g. `created Workflow default/wf-x2k9d`.
   std::string detail;
+  /// The object acted on (object_reference), `lastResult` in /v1/status; null when none.
+  nlohmann::json reference{};
 };
+
+/// What /v1/status shows of the object an operation acted on: `operation` (`created` …),
+/// `apiVersion`, `kind`, `namespace` (when namespaced), `name`, and the `uid` and
+/// `resourceVersion` of `returned` (the API's answer) when it has them.
+nlohmann::json object_reference(const std::string& operation, const resource_info& resource,
+                                const std::string& ns, const std::string& name,
+                                const nlohmann::json& returned);
 
 /// The kind-specific part: k8s's operations or argoWorkflow's. Called on the executor's threads,
 /// so it keeps no state across executions.

@@ -81,4 +81,22 @@ std::map<std::string, std::string> trigger_site::created_labels() const {
           {"events.argoproj.io/action-timestamp", std::to_string(now.count())}};
 }
 
+nlohmann::json object_reference(const std::string& operation, const resource_info& resource,
+                                const std::string& ns, const std::string& name,
+                                const nlohmann::json& returned) {
+  nlohmann::json out{{"operation", operation},
+                     {"apiVersion", resource.api_version()},
+                     {"kind", resource.kind}};
+  if (!ns.empty())
+    out["namespace"] = ns;
+  out["name"] = name;
+  if (returned.is_object() && returned.contains("metadata") && returned["metadata"].is_object()) {
+    const auto& metadata = returned["metadata"];
+    for (const char* key : {"uid", "resourceVersion"})
+      if (auto found = metadata.find(key); found != metadata.end() && found->is_string())
+        out[key] = *found;
+  }
+  return out;
+}
+
 } // namespace ganglion::kubernetes::detail

@@ -61,7 +61,8 @@ public:
                                "cannot submit the Workflow");
       auto created_name = text_at(created, "/metadata/name"_json_pointer);
       return {api_client::path_of(workflows, ns, created_name),
-              fmt::format("{} Workflow {}/{}", verb, ns, created_name)};
+              fmt::format("{} Workflow {}/{}", verb, ns, created_name),
+              object_reference(verb, workflows, ns, created_name, created)};
     };
     if (operation_ == "submit") {
       if (object.value("kind", "") != "Workflow")
@@ -83,9 +84,10 @@ public:
     auto patch = patch_of(operation_);
     if (!patch)
       throw std::runtime_error(fmt::format("unknown operation type {}", operation_));
-    site.send("PATCH", path, patch->dump(), "application/merge-patch+json",
-              fmt::format("cannot {} the Workflow", operation_));
-    return {path, fmt::format("{} Workflow {}/{}", operation_, ns, name)};
+    auto patched = site.send("PATCH", path, patch->dump(), "application/merge-patch+json",
+                             fmt::format("cannot {} the Workflow", operation_));
+    return {path, fmt::format("{} Workflow {}/{}", operation_, ns, name),
+            object_reference(operation_, workflows, ns, name, patched)};
   }
 
   std::string describe(const trigger_site& site, const json& object) const override {

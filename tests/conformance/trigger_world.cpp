@@ -1,0 +1,245 @@
+#include "trigger_world.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nats/nats.h>
+#include <nlohmann/json.hpp>
+
+#include "files.hpp"
+
+namespace ganglion::test::corpus {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// Argo's hello-world Workflow, what Argo's examples put in the ConfigMaps they read.
+const char* hello_world = R"(apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: hello-world-
+spec:
+  entrypoint: whalesay
+  templates:
+    - name: whalesay
+      container:
+        image: docker/whalesay:latest
+        command: [cowsay]
+        args: ["hello world"]
+)";
+
+/// Calls `visit` on every map node under `node` (itself included).
+template <class F>
+void each_map(const YAML::Node& node, const F& visit) {
+  if (node.IsMap()) {
+    visit(node);
+    for (const auto& kv : node)
+      each_map(kv.second, visit);
+  } else if (node.IsSequence()) {
+    for (const auto& item : node)
+      each_map(item, visit);
+  }
+}
+
+/// The trigger templates of a Sensor node.
+std::vector<YAML::Node> templates_of(const YAML::Node& sensor) {
+  std::vector<YAML::Node> out;
+  auto triggers = yaml_at(sensor, {"spec", "triggers"});
+  if (!triggers.IsSequence())
+    return out;
+  for (const auto& t : triggers)
+    if (auto tmpl = yaml_at(t, {"template"}); tmpl.IsMap())
+      out.push_back(tmpl);
+  return out;
+}
+
+std::string text_at(const YAML::Node& node, std::initializer_list<const char*> path) {
+  auto found = yaml_at(node, path);
+  return found.IsScalar() ? found.as<std::string>() : std::string{};
+}
+
+} // namespace
+
+/// The NATS messages of one subject, read by a subscription made before the execution.
+class nats_reader {
+public:
+  nats_reader(const std::string& url, const std::string& subject) {
+    if (natsConnection_ConnectTo(&conn_, url.c_str()) == NATS_OK)
+      natsConnection_SubscribeSync(&sub_, conn_, subject.c_str());
+  }
+  ~nats_reader() {
+    natsSubscription_Destroy(sub_);
+    natsConnection_Destroy(conn_);
+  }
+  /// The next message's data; empty when none came within 5 s.
+  std::string next() {
+    natsMsg* msg = nullptr;
+    if (!sub_ || natsSubscription_NextMsg(&msg, sub_, 5000) != NATS_OK)
+      return {};
+    std::string out{natsMsg_GetData(msg), static_cast<std::size_t>(natsMsg_GetDataLength(msg))};
+    natsMsg_Destroy(msg);
+    return out.empty() ? "(empty)" : out;
+  }
+
+private:
+  natsConnection* conn_ = nullptr;
+  natsSubscription* sub_ = nullptr;
+};
+
+namespace {
+
+/// The object reference a k8s or argoWorkflow execution reported, checked in `api`; the object
+/// has Argo's labels when `labelled` (a k8s create, an argoWorkflow submit).
+std::string check_object(kube::api_server& api, const std::string& sensor,
+                         const std::string& trigger, bool labelled,
+                         const core::trigger_outcome& outcome) {
+  auto ref = json::parse(outcome.result, nullptr, false);
+  if (!ref.is_object())
+    return "the execution reported no object (" + outcome.detail + ")";
+  auto ns = ref.value("namespace", std::string{});
+  auto found =
+    api.get(ref.value("apiVersion", ""), ref.value("kind", ""), ns, ref.value("name", ""));
+  auto op = ref.value("operation", "");
+  if (op == "deleted")
+    return found ? "the object it deleted is still there: " + ref.dump() : "";
+  if (!found)
+    return "the server has no " + ref.dump();
+  if (labelled) {
+    const auto& labels = (*found)["metadata"]["labels"];
+    if (!labels.is_object() || labels.value("events.argoproj.io/sensor", "") != sensor
+        || labels.value("events.argoproj.io/trigger", "") != trigger)
+      return "the object lacks Argo's sensor/trigger labels: " + found->dump();
+  }
+  return {};
+}
+
+} // namespace
+
+YAML::Node yaml_at(const YAML::Node& node, std::initializer_list<const char*> path) {
+  YAML::Node at = node;
+  for (const char* key : path) {
+    if (!at.IsMap())
+      return YAML::Node(YAML::NodeType::Undefined);
+    const YAML::Node& map = at;
+    YAML::Node next = map[key];
+    if (!next.IsDefined())
+      return YAML::Node(YAML::NodeType::Undefined);
+    at.reset(next);
+  }
+  return at;
+}
+
+trigger_world::trigger_world() : kubeconfig_(temp_dir() + "/kubeconfig"), secrets_dir_(temp_dir()) {
+  write_file(kubeconfig_, api_.kubeconfig({}, std::nullopt, "argo-events"));
+}
+
+trigger_world::~trigger_world() = default;
+
+void trigger_world::prepare(YAML::Node sensor) {
+  for (auto t : templates_of(sensor)) {
+    if (auto http = yaml_at(t, {"http"}); http.IsMap()) {
+      for (const char* key : {"url", "serverURL"})
+        if (yaml_at(http, {key}).IsDefined())
+          http[key] = http_.url("/" + text_at(t, {"name"}));
+    }
+    if (auto nats = yaml_at(t, {"nats"}); nats.IsMap())
+      nats["url"] = nats_.url();
+    if (auto kafka = yaml_at(t, {"kafka"}); kafka.IsMap()) {
+      if (!kafka_)
+        kafka_ = std::make_unique<kafka_broker>();
+      kafka["url"] = kafka_->bootstraps();
+    }
+    for (const char* kind : {"k8s", "argoWorkflow"})
+      if (auto file = yaml_at(t, {kind, "source", "file"}); file.IsMap()) {
+        auto path = fmt::format("{}/{}.yaml", temp_dir(), text_at(t, {"name"}));
+        write_file(path, hello_world);
+        file["path"] = path;
+      }
+    if (text_at(t, {"argoWorkflow", "operation"}) == "submit-from")
+      put_existing(yaml_at(t, {"argoWorkflow", "source", "resource"}));
+    for (const char* kind : {"k8s", "argoWorkflow"})
+      if (auto cm = yaml_at(t, {kind, "source", "configmap"}); cm.IsMap()) {
+        auto ns = text_at(cm, {"namespace"});
+        api_.put(
+          {{"apiVersion", "v1"},
+           {"kind", "ConfigMap"},
+           {"metadata",
+            {{"name", text_at(cm, {"name"})}, {"namespace", ns.empty() ? "argo-events" : ns}}},
+           {"data", {{text_at(cm, {"key"}), hello_world}}}});
+      }
+  }
+  each_map(sensor, [&](const YAML::Node& map) {
+    if (auto ref = yaml_at(map, {"secretKeyRef"}); ref.IsMap()) {
+      auto key = text_at(ref, {"key"});
+      write_file(fmt::format("{}/{}/{}", secrets_dir_, text_at(ref, {"name"}), key),
+                 "conformance-" + key);
+    }
+  });
+}
+
+void trigger_world::put_existing(const YAML::Node& reference) {
+  auto kind = text_at(reference, {"kind"});
+  auto name = text_at(reference, {"metadata", "name"});
+  if (kind.empty() || name.empty())
+    return;
+  auto workflow = json::parse(R"({"entrypoint":"whalesay","templates":[{"name":"whalesay",
+    "container":{"image":"docker/whalesay:latest","command":["cowsay"],
+    "args":["hello world"]}}]})");
+  auto ns = text_at(reference, {"metadata", "namespace"});
+  json object{{"apiVersion", text_at(reference, {"apiVersion"})},
+              {"kind", kind},
+              {"metadata", {{"name", name}, {"namespace", ns.empty() ? "argo-events" : ns}}}};
+  object["spec"] =
+    kind == "CronWorkflow" ? json{{"schedule", "* * * * *"}, {"workflowSpec", workflow}} : workflow;
+  api_.put(object);
+}
+
+std::string trigger_world::outside_reach(const YAML::Node& sensor) const {
+  for (const auto& t : templates_of(sensor))
+    for (const char* kind : {"k8s", "argoWorkflow"}) {
+      auto source = yaml_at(t, {kind, "source"});
+      if (yaml_at(source, {"git"}).IsDefined())
+        return fmt::format("trigger {}: its git source clones {} (no test leaves 127.0.0.0/8)",
+                           text_at(t, {"name"}), text_at(source, {"git", "url"}));
+      if (yaml_at(source, {"url"}).IsDefined())
+        return fmt::format("trigger {}: its url source reads {} (no test leaves 127.0.0.0/8)",
+                           text_at(t, {"name"}), text_at(source, {"url", "path"}));
+    }
+  return {};
+}
+
+void trigger_world::before_execution(const YAML::Node& tmpl) {
+  http_seen_ = http_.requests().size();
+  nats_reader_.reset();
+  if (yaml_at(tmpl, {"nats"}).IsMap())
+    nats_reader_ = std::make_unique<nats_reader>(nats_.url(), text_at(tmpl, {"nats", "subject"}));
+}
+
+std::string trigger_world::check_effect(const std::string& sensor, const YAML::Node& tmpl,
+                                        const std::string& type,
+                                        const core::trigger_outcome& outcome) {
+  auto trigger = text_at(tmpl, {"name"});
+  if (type == "k8s" || type == "argoWorkflow") {
+    auto op = text_at(tmpl, {type.c_str(), "operation"});
+    bool labelled = op.empty() || op == (type == "k8s" ? "create" : "submit");
+    return check_object(api_, sensor, trigger, labelled, outcome);
+  }
+  if (type == "http") {
+    auto requests = http_.requests();
+    if (requests.size() <= http_seen_)
+      return "the HTTP server got no request";
+    return requests.back().target == "/" + trigger
+             ? ""
+             : "the HTTP server got " + requests.back().target;
+  }
+  if (type == "nats")
+    return nats_reader_ && !nats_reader_->next().empty() ? "" : "no NATS message arrived";
+  if (type == "kafka") {
+    auto topic = text_at(tmpl, {"kafka", "topic"});
+    return kafka_ && !kafka_->consume_all(topic).empty() ? "" : "no Kafka record in " + topic;
+  }
+  return {}; // log: the outcome is the effect
+}
+
+} // namespace ganglion::test::corpus

@@ -1,0 +1,79 @@
+#pragma once
+
+// The local stand-ins for what the Argo corpus Sensors' triggers talk to (corpus_triggers_test):
+// the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster; how a
+// Sensor's addresses are rewritten to them, and how a trigger's effect is checked there.
+
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "ganglion/core/trigger.hpp"
+#include "http_sink.hpp"
+#include "kafka_broker.hpp"
+#include "kube/api_server.hpp"
+#include "nats_server.hpp"
+
+namespace ganglion::test::corpus {
+
+class nats_reader;
+
+/// The node at `path` under `node` (map keys), or an undefined node when one is missing; never
+/// changes `node` (yaml-cpp's operator[] on a missing key would).
+YAML::Node yaml_at(const YAML::Node& node, std::initializer_list<const char*> path);
+
+/// The servers, shared by every Sensor of the run, and the secrets directory.
+class trigger_world {
+public:
+  /// Starts the API server, the HTTP server and the nats-server; writes the kubeconfig
+  /// (namespace `argo-events`, as Argo's examples are installed) and makes the secrets
+  /// directory.
+  trigger_world();
+  ~trigger_world();
+
+  /// The kubeconfig file for `--kubeconfig` (app::kind_settings).
+  const std::string& kubeconfig() const noexcept { return kubeconfig_; }
+  /// The secrets directory (`<dir>/<name>/<key>`).
+  const std::string& secrets_dir() const noexcept { return secrets_dir_; }
+  kube::api_server& api() noexcept { return api_; }
+
+  /// Rewrites the addresses of `sensor`'s triggers to the local servers (`http.url`,
+  /// `http.serverURL`, `nats.url`, `kafka.url`; a `file` source's path to a temporary file
+  /// holding Argo's hello-world Workflow) and writes every `secretKeyRef` it names
+  /// into the secrets directory (value `conformance-<key>`); what the examples assume installed
+  /// is put into the API server: the ConfigMap a `configmap` source names and the template a
+  /// `submit-from` names, each holding Argo's hello-world Workflow.
+  void prepare(YAML::Node sensor);
+
+  /// Why `sensor`'s triggers would reach outside this machine (a `git` or `url` trigger
+  /// source, which no address rewrite makes local); empty when none does.
+  std::string outside_reach(const YAML::Node& sensor) const;
+
+  /// Notes what the servers hold before an execution of trigger template `tmpl` (a NATS
+  /// subscription to its subject).
+  void before_execution(const YAML::Node& tmpl);
+  /// What trigger template `tmpl` (of kind `type`, in Sensor `sensor`) did, read from the
+  /// server it talks to, after an execution that ended with `outcome`: empty when its effect
+  /// is there, else what is missing. Call before_execution first.
+  std::string check_effect(const std::string& sensor, const YAML::Node& tmpl,
+                           const std::string& type, const core::trigger_outcome& outcome);
+
+private:
+  /// Puts the object a `submit-from` names (`reference`: apiVersion, kind, metadata) into the
+  /// API server, running Argo's hello-world Workflow.
+  void put_existing(const YAML::Node& reference);
+
+  kube::api_server api_;
+  http_sink http_;
+  nats_server nats_{false};
+  std::unique_ptr<kafka_broker> kafka_;
+  std::string kubeconfig_;
+  std::string secrets_dir_;
+  std::size_t http_seen_ = 0;
+  std::unique_ptr<nats_reader> nats_reader_;
+};
+
+} // namespace ganglion::test::corpus
