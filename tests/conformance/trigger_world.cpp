@@ -65,17 +65,20 @@ std::string text_at(const YAML::Node& node, std::initializer_list<const char*> p
 class nats_reader {
 public:
   nats_reader(const std::string& url, const std::string& subject) {
-    if (natsConnection_ConnectTo(&conn_, url.c_str()) == NATS_OK)
-      natsConnection_SubscribeSync(&sub_, conn_, subject.c_str());
+    // The flush waits for the server's PONG, so the SUB is registered before the trigger
+    // publishes (without it, a loaded machine let the message go by unseen).
+    if (natsConnection_ConnectTo(&conn_, url.c_str()) == NATS_OK
+        && natsConnection_SubscribeSync(&sub_, conn_, subject.c_str()) == NATS_OK)
+      natsConnection_FlushTimeout(conn_, 10000);
   }
   ~nats_reader() {
     natsSubscription_Destroy(sub_);
     natsConnection_Destroy(conn_);
   }
-  /// The next message's data; empty when none came within 5 s.
+  /// The next message's data; empty when none came within 10 s.
   std::string next() {
     natsMsg* msg = nullptr;
-    if (!sub_ || natsSubscription_NextMsg(&msg, sub_, 5000) != NATS_OK)
+    if (!sub_ || natsSubscription_NextMsg(&msg, sub_, 10000) != NATS_OK)
       return {};
     std::string out{natsMsg_GetData(msg), static_cast<std::size_t>(natsMsg_GetDataLength(msg))};
     natsMsg_Destroy(msg);
