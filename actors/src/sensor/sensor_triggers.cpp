@@ -28,8 +28,10 @@ child_spec spec_of(sensor_ptr self, std::size_t i) {
   child_spec spec;
   spec.kind = "trigger";
   spec.name = status_name(self, i);
-  spec.spawn = [setup = *self->state.setup.triggers[i]](caf::local_actor* parent) mutable {
+  spec.spawn = [setup = *self->state.setup.triggers[i],
+                manifest = self->state.setup.manifest](caf::local_actor* parent) mutable {
     setup.parent = parent->address();
+    setup.manifest_owner = manifest;
     return parent->spawn<caf::linked>(trigger_actor, setup);
   };
   auto trigger = self->state.setup.manifest->spec.triggers[i].template_.name;

@@ -40,6 +40,9 @@ struct trigger_setup {
   caf::actor_addr parent;
   /// Where the trigger's executions are shown (/v1/status); null: nowhere.
   status_board* status = nullptr;
+  /// Owns what `context.manifest` and `dead_letter` point into (the sensor's manifest): the
+  /// actor may start after its sensor has stopped and released its own copy.
+  std::shared_ptr<const void> manifest_owner;
 };
 
 /// State of a trigger actor: its executors, the firings waiting and those executing.
