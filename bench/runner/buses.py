@@ -7,10 +7,9 @@ import re
 import shlex
 import shutil
 import subprocess
-import time
 
 from .engine import Engine, write_scenario
-from .procs import StepError, free_port, wait_port
+from .procs import StepError, free_port, wait_log_line, wait_port
 
 # Events of this many bytes. The generator keeps at most WINDOW of them in flight through
 # ganglion: core NATS has no back-pressure (an unbounded burst would be dropped by the source,
@@ -91,17 +90,10 @@ def start_kafka_mock(ctx, name, topics):
     cmd = [binary] + [a for t, p in topics.items() for a in ("--topic", f"{t}:{p}")]
     log = ctx.path(f"{name}.log")
     proc = ctx.procs.start(cmd, log_path=log)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise StepError(f"ganglion-kafka-mock exited with {proc.returncode}; log: {log}")
-        with open(log, encoding="utf-8", errors="replace") as f:
-            found = [l.strip() for l in f if BOOTSTRAP.match(l.strip())]
-        if found:
-            return proc, found[0]
-        time.sleep(0.05)
-    ctx.procs.stop(proc)
-    raise StepError(f"ganglion-kafka-mock printed no bootstrap list; log: {log}")
+    bootstrap = wait_log_line(ctx.procs, proc, log, "ganglion-kafka-mock",
+                              lambda l: l.strip() if BOOTSTRAP.match(l.strip()) else None,
+                              "printed no bootstrap list")
+    return proc, bootstrap
 
 
 def start_bus_engine(ctx, name, manifests):

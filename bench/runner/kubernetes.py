@@ -9,7 +9,7 @@ import subprocess
 import time
 
 from .engine import write_scenario
-from .procs import StepError, free_port, http_get
+from .procs import StepError, free_port, http_get, wait_log_line
 from .scenarios import start_engine
 
 NAMESPACE = "bench"
@@ -22,17 +22,10 @@ def start_api_server(ctx):
     cmd = [ctx.binary("kube-api-server"), "--kubeconfig-out", kubeconfig, "--namespace",
            NAMESPACE, "--stamp-created"]
     proc = ctx.procs.start(cmd, log_path=log)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise StepError(f"kube-api-server exited with {proc.returncode}; log: {log}")
-        with open(log, encoding="utf-8", errors="replace") as f:
-            ready = [l.split()[1] for l in f if l.startswith("ready ")]
-        if ready:
-            return proc, ready[0], kubeconfig
-        time.sleep(0.05)
-    ctx.procs.stop(proc)
-    raise StepError(f"kube-api-server did not print its URL; log: {log}")
+    url = wait_log_line(ctx.procs, proc, log, "kube-api-server",
+                        lambda l: l.split()[1] if l.startswith("ready ") else None,
+                        "did not print its URL")
+    return proc, url, kubeconfig
 
 
 def list_configmaps(url, run, limit=None):

@@ -43,6 +43,23 @@ def wait_port(port, timeout):
     return False
 
 
+def wait_log_line(procs, proc, log, name, pick, missing, timeout=15):
+    """The first `pick(line)` that is not None among the lines `proc` writes to `log`; stops
+    `proc` and raises StepError when it exits or `timeout` s pass first (`missing`: what it did
+    not print)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise StepError(f"{name} exited with {proc.returncode}; log: {log}")
+        with open(log, encoding="utf-8", errors="replace") as f:
+            found = [v for v in map(pick, f) if v is not None]
+        if found:
+            return found[0]
+        time.sleep(0.05)
+    procs.stop(proc)
+    raise StepError(f"{name} {missing}; log: {log}")
+
+
 def rss_mib(pid):
     """VmRSS of a process in MiB, from /proc/PID/status."""
     with open(f"/proc/{pid}/status", encoding="ascii") as f:
