@@ -5,6 +5,8 @@
 // run, valid objects get Argo's True conditions, a 403 on a list is a clear error that never
 // stops the process, and a webhook's authSecret comes from a Kubernetes Secret.
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "engine_process.hpp"
@@ -83,6 +85,14 @@ bool conditions_are(const json& object, const std::vector<std::string>& types,
   return true;
 }
 
+/// The argoproj.io object `kind` default/`name` once every condition of `types` has `status`.
+std::optional<json> wait_for_conditions(test::kube::api_server& server, const std::string& kind,
+                                        const std::string& name, std::vector<std::string> types,
+                                        std::string status) {
+  return server.wait_for_object("argoproj.io/v1alpha1", kind, "default", name,
+                                [&](const json& o) { return conditions_are(o, types, status); });
+}
+
 /// The targets of the requests `sink` received.
 std::vector<std::string> targets(const test::http_sink& sink) {
   std::vector<std::string> out;
@@ -106,17 +116,12 @@ TEST(e2e_kubernetes_cluster, objects_run_and_changes_while_running_take_effect) 
   EXPECT_EQ(sink.requests()[0].body, R"({"msg":"a"})");
 
   // Argo's conditions, True, through the status subresource.
-  auto es = server.wait_for_object(
-    "argoproj.io/v1alpha1", "EventSource", "default", "hooks", [](const json& o) {
-      return conditions_are(o, {"SourcesProvided", "Deployed"}, "True");
-    });
+  auto es =
+    wait_for_conditions(server, "EventSource", "hooks", {"SourcesProvided", "Deployed"}, "True");
   ASSERT_TRUE(es) << engine.output();
   EXPECT_FALSE(condition_of(*es, "Deployed").value("lastTransitionTime", "").empty());
-  ASSERT_TRUE(server.wait_for_object(
-    "argoproj.io/v1alpha1", "Sensor", "default", "s",
-    [](const json& o) {
-      return conditions_are(o, {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True");
-    }))
+  ASSERT_TRUE(wait_for_conditions(server, "Sensor", "s",
+                                  {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True"))
     << engine.output();
   EXPECT_TRUE(server.wait_for_request([](const test::kube::request_record& r) {
     return r.method == "PATCH" && r.target.ends_with("/namespaces/default/sensors/s/status");
@@ -167,10 +172,8 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
   auto options = cluster_options(server);
   options.manifest_file = true;
   e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}), options};
-  auto duplicate = server.wait_for_object(
-    "argoproj.io/v1alpha1", "EventSource", "default", "hooks", [](const json& o) {
-      return conditions_are(o, {"SourcesProvided", "Deployed"}, "False");
-    });
+  auto duplicate =
+    wait_for_conditions(server, "EventSource", "hooks", {"SourcesProvided", "Deployed"}, "False");
   ASSERT_TRUE(duplicate) << engine.output();
   auto sources = condition_of(*duplicate, "SourcesProvided");
   EXPECT_EQ(sources.value("reason", ""), "InvalidEventSource");
@@ -182,9 +185,7 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
   bad["spec"]["triggers"][0]["template"]["http"].erase("url");
   server.put(bad);
   auto written =
-    server.wait_for_object("argoproj.io/v1alpha1", "Sensor", "default", "bad", [](const json& o) {
-      return conditions_are(o, {"TriggersProvided", "Deployed"}, "False");
-    });
+    wait_for_conditions(server, "Sensor", "bad", {"TriggersProvided", "Deployed"}, "False");
   ASSERT_TRUE(written) << engine.output();
   auto triggers = condition_of(*written, "TriggersProvided");
   EXPECT_EQ(triggers.value("reason", ""), "InvalidTriggers");
@@ -199,20 +200,15 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
   ASSERT_EQ(e2e::post(port, "example", R"({"msg":"a"})").status, 200);
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   EXPECT_EQ(targets(sink), (std::vector<std::string>{"/good"}));
-  EXPECT_TRUE(
-    server.wait_for_object("argoproj.io/v1alpha1", "Sensor", "default", "good", [](const json& o) {
-      return conditions_are(o, {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True");
-    }));
+  EXPECT_TRUE(wait_for_conditions(
+    server, "Sensor", "good", {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True"));
 
   // Fixed: it runs, and its conditions turn True.
   server.update("argoproj.io/v1alpha1", "Sensor", "default", "bad", [&](json& o) {
     o["spec"]["triggers"][0]["template"]["http"]["url"] = sink.url("/bad");
   });
-  EXPECT_TRUE(server.wait_for_object(
-    "argoproj.io/v1alpha1", "Sensor", "default", "bad",
-    [](const json& o) {
-      return conditions_are(o, {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True");
-    }))
+  EXPECT_TRUE(wait_for_conditions(server, "Sensor", "bad",
+                                  {"DependenciesProvided", "TriggersProvided", "Deployed"}, "True"))
     << engine.output();
 }
 
