@@ -51,7 +51,7 @@ using namespace std::chrono_literals;
 namespace {
 
 /// Sensors of the corpus whose every trigger runs; a change in behaviour shows here.
-constexpr std::size_t pinned_running = 75;
+constexpr std::size_t pinned_running = 76;
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
 std::vector<std::string> missing_kinds(const dsl::sensor& sensor,

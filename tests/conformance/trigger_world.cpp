@@ -139,6 +139,22 @@ trigger_world::trigger_world() : kubeconfig_(temp_dir() + "/kubeconfig"), secret
 
 trigger_world::~trigger_world() = default;
 
+void trigger_world::forget_named(const YAML::Node& tmpl) {
+  for (const char* kind : {"k8s", "argoWorkflow"}) {
+    auto object = yaml_at(tmpl, {kind, "source", "resource"});
+    auto name = text_at(object, {"metadata", "name"});
+    if (name.empty())
+      continue;
+    auto ns = text_at(object, {"metadata", "namespace"});
+    try {
+      api_.remove(text_at(object, {"apiVersion"}), text_at(object, {"kind"}),
+                  ns.empty() ? "argo-events" : ns, name);
+    } catch (const std::exception&) {
+      // a kind the server does not serve: the trigger reports it
+    }
+  }
+}
+
 void trigger_world::prepare(YAML::Node sensor) {
   for (auto t : templates_of(sensor)) {
     if (auto http = yaml_at(t, {"http"}); http.IsMap()) {
@@ -161,6 +177,8 @@ void trigger_world::prepare(YAML::Node sensor) {
       }
     if (text_at(t, {"argoWorkflow", "operation"}) == "submit-from")
       put_existing(yaml_at(t, {"argoWorkflow", "source", "resource"}));
+    else
+      forget_named(t);
     for (const char* kind : {"k8s", "argoWorkflow"})
       if (auto cm = yaml_at(t, {kind, "source", "configmap"}); cm.IsMap()) {
         auto ns = text_at(cm, {"namespace"});

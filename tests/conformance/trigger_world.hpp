@@ -45,7 +45,8 @@ public:
   /// holding Argo's hello-world Workflow) and writes every `secretKeyRef` it names
   /// into the secrets directory (value `conformance-<key>`); what the examples assume installed
   /// is put into the API server: the ConfigMap a `configmap` source names and the template a
-  /// `submit-from` names, each holding Argo's hello-world Workflow.
+  /// `submit-from` names, each holding Argo's hello-world Workflow; an object of a fixed name
+  /// that a trigger creates is removed first.
   void prepare(YAML::Node sensor);
 
   /// Why `sensor`'s triggers would reach outside this machine (a `git` or `url` trigger
@@ -65,6 +66,9 @@ private:
   /// Puts the object a `submit-from` names (`reference`: apiVersion, kind, metadata) into the
   /// API server, running Argo's hello-world Workflow.
   void put_existing(const YAML::Node& reference);
+  /// Removes the object of a fixed name that trigger template `tmpl` creates, left by an earlier
+  /// Sensor of the corpus (each example is installed in a cluster of its own).
+  void forget_named(const YAML::Node& tmpl);
 
   kube::api_server api_;
   http_sink http_;

@@ -96,7 +96,16 @@ struct running {
     options.max_failures = 100;
     engine = std::make_unique<core::engine>(options, std::move(sources), std::move(triggers));
     engine->start(load(manifest));
-    EXPECT_TRUE(test::eventually([&] { return engine->ready(); })) << engine->status().to_json();
+    EXPECT_TRUE(test::eventually([&] { return engine->ready() && triggers_running(); }))
+      << engine->status().to_json();
+  }
+
+  /// True when every trigger built its executor: a test may then change `starts`.
+  bool triggers_running() {
+    for (const auto& c : engine->status().snapshot())
+      if (c.kind == "trigger" && c.phase != core::phase::running)
+        return false;
+    return true;
   }
 
   ~running() { engine->stop(); }

@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <caf/all.hpp>
 
@@ -50,6 +54,13 @@ core::event shop_event(std::string name, std::string data) {
   e.data = std::move(data);
   return e;
 }
+
+/// An executor that does nothing: the test is about when its actor starts.
+struct idle_executor : core::trigger_executor {
+  void execute(const core::trigger_invocation&, core::trigger_done done) override {
+    done(core::trigger_outcome{true, {}, "idle"});
+  }
+};
 
 } // namespace
 
@@ -115,4 +126,49 @@ TEST(embed, an_engine_on_the_host_system_stops_without_stopping_it) {
   host->request(echo, 10s, 41).receive([&](int x) { answer = x; }, [](caf::error&) {});
   EXPECT_EQ(answer, 42);
   host->send_exit(echo, caf::exit_reason::user_shutdown);
+}
+
+TEST(embed, an_engine_on_the_host_system_stops_only_after_its_triggers_have) {
+  caf::actor_system_config cfg;
+  cfg.set("scheduler.max-threads", 4);
+  caf::actor_system system{cfg};
+  std::mutex mutex;
+  std::condition_variable changed;
+  int calls = 0;
+  bool release = false;
+  std::vector<std::string> order;
+  core::trigger_registry triggers;
+  triggers["http"] = [&](const core::trigger_context&) -> std::unique_ptr<core::trigger_executor> {
+    std::unique_lock lock{mutex};
+    // The first call is the start's configuration check; the second, the trigger actor's.
+    if (++calls == 2) {
+      changed.notify_all();
+      changed.wait(lock, [&] { return release; });
+      order.emplace_back("trigger actor started");
+    }
+    return std::make_unique<idle_executor>();
+  };
+  std::string manifest = orders_sensor;
+  manifest.replace(manifest.find("log: {}"), 7, "http: {url: \"http://127.0.0.1:9/\"}");
+  core::engine engine{system, core::engine_options{}, {}, std::move(triggers)};
+  engine.start(dsl::load_manifest_text(manifest, "orders.yaml").documents);
+  {
+    std::unique_lock lock{mutex};
+    ASSERT_TRUE(changed.wait_for(lock, 10s, [&] { return calls >= 2; }))
+      << "the trigger actor never started";
+  }
+  std::thread stopper{[&] {
+    engine.stop();
+    std::lock_guard guard{mutex};
+    order.emplace_back("engine stopped");
+  }};
+  // Time for a stop that does not wait for the trigger to return first.
+  std::this_thread::sleep_for(200ms);
+  {
+    std::lock_guard guard{mutex};
+    release = true;
+  }
+  changed.notify_all();
+  stopper.join();
+  EXPECT_EQ(order, (std::vector<std::string>{"trigger actor started", "engine stopped"}));
 }

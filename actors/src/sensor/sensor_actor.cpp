@@ -116,6 +116,17 @@ void reconfigure(sensor_ptr self, const sensor_setup& next) {
                name, carried, dropped);
 }
 
+/// While its triggers go down: events are neither matched nor acknowledged (a durable bus
+/// delivers them again), firings are not made, the rest is ignored.
+caf::behavior stopping_behavior(sensor_ptr self) {
+  self->set_default_handler(caf::drop);
+  return {
+    [=](event_batch& batch) {
+      self->state.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
+    },
+  };
+}
+
 } // namespace
 
 caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup setup) {
@@ -138,15 +149,37 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
     "ganglion_triggers_dropped_total", "Firings not executed because their trigger is in Error",
     {{"sensor", name}});
   st.children = std::make_unique<child_supervisor>(self, *st.setup.status, st.setup.policy);
-  self->set_down_handler([self](caf::down_msg& msg) { self->state.children->handle_down(msg); });
-  self->set_exit_handler([self](caf::exit_msg& msg) {
+  // On shutdown the sensor outlives its triggers, which write the engine's metrics and status:
+  // the engine's end waits for theirs. Once it quits its state is gone: `gone` lets the queued
+  // messages of linked triggers pass.
+  auto gone = std::make_shared<bool>(false);
+  self->set_down_handler([self, gone](caf::down_msg& msg) {
+    if (*gone)
+      return;
+    auto& st = self->state;
+    st.children->handle_down(msg);
+    if (st.stopping && st.children->alive() == 0) {
+      *gone = true;
+      self->quit(*st.stopping);
+    }
+  });
+  self->set_exit_handler([self, gone](caf::exit_msg& msg) {
     // A failing trigger is handled by its down message; anything else stops the sensor.
+    auto& st = self->state;
+    if (*gone || st.stopping)
+      return;
     if (msg.reason == caf::exit_reason::user_shutdown || !msg.reason) {
       // Triggers still executing keep their events unfinished in this last commit.
-      if (self->state.ledger)
-        self->state.ledger->commit(true);
-      self->state.children->stop_all();
-      self->quit(msg.reason);
+      if (st.ledger)
+        st.ledger->commit(true);
+      st.children->stop_all();
+      st.stopping = msg.reason;
+      if (st.children->alive() == 0) {
+        *gone = true;
+        self->quit(msg.reason);
+      } else {
+        self->become(stopping_behavior(self));
+      }
     }
   });
   sensor_triggers::start(self);

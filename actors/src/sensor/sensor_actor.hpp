@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,8 @@ struct sensor_state {
   std::uint64_t generation = 0;
   /// Manifests replaced by reloads: triggers kept running still refer to them.
   std::vector<std::shared_ptr<const dsl::sensor>> retired;
+  /// Set on shutdown: the sensor quits with this reason once its last trigger is down.
+  std::optional<caf::error> stopping;
 
   ~sensor_state();
   static inline const char* name = "ganglion.sensor";

@@ -36,10 +36,11 @@ child_spec spec_of(sensor_ptr self, std::size_t i) {
   };
   auto trigger = self->state.setup.manifest->spec.triggers[i].template_.name;
   spec.on_started = [self, trigger, who = spec.name](const caf::actor&) {
+    // Running once its executor is built (ready_atom); until then its firings park.
     auto& st = self->state;
-    st.setup.status->set("trigger", who, phase::running);
+    st.setup.status->set("trigger", who, phase::pending);
     if (auto j = index_of(self, trigger))
-      st.ready[*j] = false; // its firings wait for ready_atom
+      st.ready[*j] = false;
   };
   spec.on_given_up = [self, trigger, who = spec.name] {
     auto& st = self->state;
@@ -119,6 +120,7 @@ void on_ready(sensor_ptr self, const caf::strong_actor_ptr& sender) {
     if (!handle || handle.address() != caf::actor_cast<caf::actor_addr>(sender))
       continue;
     st.ready[j] = true;
+    st.setup.status->set("trigger", status_name(self, j), phase::running);
     while (!st.parked[j].empty()) {
       self->send(handle, std::move(st.parked[j].front()));
       st.parked[j].pop_front();

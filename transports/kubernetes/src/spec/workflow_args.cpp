@@ -1,5 +1,7 @@
 // `argoWorkflow.args`: Argo appends them to its `argo` command line; ganglion has no CLI and
-// maps the flags of `argo submit` that set something on the submitted Workflow.
+// maps the flags of `argo submit` that set something on the submitted Workflow. The flags that
+// only change what the CLI prints (`--node-field-selector`, `--status`, `-o`) are taken and
+// have no effect, as the Workflow Argo submits is the same with or without them.
 
 #include <optional>
 
@@ -11,14 +13,22 @@ namespace ganglion::kubernetes {
 
 namespace {
 
-/// The flags taken, by every spelling: short, long.
+/// The flags taken, by every spelling: short, long; each takes a value.
 struct flag {
   const char* short_name; ///< without `-`; empty: none
   const char* long_name;  ///< without `--`
+  bool display_only = false; ///< changes only what `argo submit` prints
 };
 
-constexpr flag flags[] = {{"p", "parameter"},       {"", "entrypoint"}, {"", "serviceaccount"},
-                          {"", "name"},             {"", "generate-name"}, {"l", "labels"}};
+constexpr flag flags[] = {{"p", "parameter"},
+                          {"", "entrypoint"},
+                          {"", "serviceaccount"},
+                          {"", "name"},
+                          {"", "generate-name"},
+                          {"l", "labels"},
+                          {"", "node-field-selector", true},
+                          {"", "status", true},
+                          {"o", "output", true}};
 
 /// The flag `arg` names, and its value when given in the same argument (`-pX`, `-p=X`,
 /// `--parameter=X`); nullptr when it names none of `flags`.
@@ -66,7 +76,9 @@ workflow_args map_workflow_args(const std::vector<std::string>& args, const std:
       problems.push_back(
         {i, submits ? fmt::format("argo submit argument \"{}\" has no equivalent in the Workflow "
                                   "object; ganglion maps -p/--parameter, --entrypoint, "
-                                  "--serviceaccount, --name, --generate-name and -l/--labels",
+                                  "--serviceaccount, --name, --generate-name and -l/--labels "
+                                  "(and takes --node-field-selector, --status and -o, which "
+                                  "only change what argo prints)",
                                   arg)
                     : fmt::format("argument \"{}\" of argo {} has no equivalent through the "
                                   "Kubernetes API (ganglion maps args of submit and submit-from "
@@ -82,6 +94,8 @@ workflow_args map_workflow_args(const std::vector<std::string>& args, const std:
       value = args[++i];
     }
     const std::string name = f->long_name;
+    if (f->display_only)
+      continue;
     if (name == "parameter") {
       if (auto kv = key_value(*value))
         out.parameters.push_back(std::move(*kv));

@@ -75,3 +75,15 @@ TEST(kubernetes_spec_mapping, args_take_every_spelling_of_a_flag) {
   EXPECT_EQ(a.name, "x");
   EXPECT_EQ(a.labels.at("k"), "v");
 }
+
+TEST(kubernetes_spec_mapping, args_that_only_change_what_argo_prints_are_taken_without_effect) {
+  std::vector<kubernetes::workflow_arg_problem> problems;
+  auto a = kubernetes::map_workflow_args({"--node-field-selector", "phase=abc", "--status=Running",
+                                          "-o", "json", "-p", "a=1"},
+                                         "submit", problems);
+  EXPECT_TRUE(problems.empty());
+  ASSERT_EQ(a.parameters.size(), 1u);
+  EXPECT_EQ(a.parameters[0], (std::pair<std::string, std::string>{"a", "1"}));
+  EXPECT_TRUE(a.labels.empty());
+  EXPECT_TRUE(a.name.empty());
+}
