@@ -107,6 +107,7 @@ cgi_response run_git_http_backend(const std::string& root, const cgi_request& re
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   auto env = environment(root, request);
   std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
   for (auto& e : env)
     envp.push_back(e.data());
   envp.push_back(nullptr);

@@ -21,7 +21,7 @@ using easy_handle = std::unique_ptr<CURL, decltype(&curl_easy_cleanup)>;
 using header_list = std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)>;
 
 /// The largest answer read from the token endpoint.
-constexpr std::size_t max_answer = 64 * 1024;
+constexpr std::size_t max_answer = std::size_t{64} << 10;
 
 struct cached_token {
   std::string token;
