@@ -1,7 +1,8 @@
 #pragma once
 
 // The local stand-ins for what the Argo corpus Sensors' triggers talk to (corpus_triggers_test):
-// the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster; how a
+// the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster, a GitHub
+// stand-in for git and url trigger sources (local_github.hpp); how a
 // Sensor's addresses are rewritten to them, and how a trigger's effect is checked there.
 
 #include <initializer_list>
@@ -15,6 +16,7 @@
 #include "http_sink.hpp"
 #include "kafka_broker.hpp"
 #include "kube/api_server.hpp"
+#include "local_github.hpp"
 #include "nats_server.hpp"
 
 namespace ganglion::test::corpus {
@@ -42,7 +44,8 @@ public:
 
   /// Rewrites the addresses of `sensor`'s triggers to the local servers (`http.url`,
   /// `http.serverURL`, `nats.url`, `kafka.url`; a `file` source's path to a temporary file
-  /// holding Argo's hello-world Workflow) and writes every `secretKeyRef` it names
+  /// holding Argo's hello-world Workflow; a `git` or `url` source to a local repository or
+  /// file holding it, see local_github) and writes every `secretKeyRef` it names
   /// into the secrets directory (value `conformance-<key>`); what the examples assume installed
   /// is put into the API server: the ConfigMap a `configmap` source names and the template a
   /// `submit-from` names, each holding Argo's hello-world Workflow; an object of a fixed name
@@ -50,7 +53,7 @@ public:
   void prepare(YAML::Node sensor);
 
   /// Why `sensor`'s triggers would reach outside this machine (a `git` or `url` trigger
-  /// source, which no address rewrite makes local); empty when none does.
+  /// source that prepare left at an address beyond 127.0.0.1); empty when none does.
   std::string outside_reach(const YAML::Node& sensor) const;
 
   /// Notes what the servers hold before an execution of trigger template `tmpl` (a NATS
@@ -74,6 +77,7 @@ private:
   http_sink http_;
   nats_server nats_{false};
   std::unique_ptr<kafka_broker> kafka_;
+  local_github github_;
   std::string kubeconfig_;
   std::string secrets_dir_;
   std::size_t http_seen_ = 0;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -58,6 +59,14 @@ struct git_remote {
   std::vector<std::string> urls;
 };
 
+/// `git.githubApp` (GithubAppCreds): a GitHub App whose installation token is the password.
+struct github_app_creds {
+  /// The App's private key (PEM, RSA).
+  std::optional<dsl::secret_key_selector> private_key;
+  std::int64_t app_id = 0;
+  std::int64_t installation_id = 0;
+};
+
 /// `git` (GitArtifact).
 struct git_artifact {
   std::string url;
@@ -71,8 +80,8 @@ struct git_artifact {
   std::string ref;    ///< wins over tag (a full ref name, `refs/heads/x`, `refs/pull/1/head`)
   std::optional<git_remote> remote;
   bool insecure_ignore_host_key = false;
-  /// `githubApp` is set (refused: ganglion does not talk to GitHub's API).
-  bool github_app = false;
+  /// Argo takes creds over githubApp over sshKeySecret.
+  std::optional<github_app_creds> github_app;
 };
 
 /// Which location Argo reads when several are set: the first of s3, inline, file, url, git,
@@ -104,8 +113,9 @@ artifact_location read_artifact_location(const YAML::Node& node, const std::stri
 
 /// Argo's rules for `source` (one location required; git's filePath and cloneDirectory without
 /// `..`, `~`, `\`; a remote with a name and a URL; secrets with name and key) plus ganglion's:
-/// `s3` and `git.githubApp` refused ("not supported: …"), an unreadable `inline` or `resource`
-/// refused, locations Argo would ignore warned about. Every problem at its field under `path`.
+/// `s3` refused ("not supported: …"), `git.githubApp` with its key, App and installation,
+/// an unreadable `inline` or `resource` refused, locations and credentials Argo would ignore
+/// warned about. Every problem at its field under `path`.
 void check_artifact_location(const artifact_location& location, const std::string& path,
                              const dsl::detail::load_context& cx);
 
@@ -125,7 +135,8 @@ struct fetch_options {
   api_client* client = nullptr;
   /// The sensor's namespace, where Argo mounts the config map from; empty: the client's.
   std::string namespace_name;
-  /// Resolves `git.creds` and `git.sshKeySecret`; required when they are set.
+  /// Resolves `git.creds`, `git.githubApp.privateKey` and `git.sshKeySecret`; required when
+  /// they are set.
   const core::secret_store* secrets = nullptr;
   /// Largest artifact accepted (file, URL body, config map value, git file).
   std::size_t max_bytes = std::size_t{2} << 20;

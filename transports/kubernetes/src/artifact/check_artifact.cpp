@@ -24,15 +24,24 @@ void check_git_path(const std::string& value, const std::string& path, std::stri
     }
 }
 
+/// Argo checks none of these; without them GitHub refuses the token exchange.
+void check_github_app(const github_app_creds& app, const std::string& path,
+                      const load_context& cx) {
+  if (!app.private_key)
+    cx.error(child_path(path, "privateKey"), "privateKey is required (the App's private key)");
+  check_secret(app.private_key, child_path(path, "privateKey"), cx);
+  if (app.app_id <= 0)
+    cx.error(child_path(path, "appID"), "appID is required (a positive GitHub App ID)");
+  if (app.installation_id <= 0)
+    cx.error(child_path(path, "installationID"),
+             "installationID is required (a positive installation ID of the App)");
+}
+
 void check_git(const git_artifact& git, const std::string& path, const load_context& cx) {
   require(git.url, child_path(path, "url"), "url", cx);
   require(git.file_path, child_path(path, "filePath"), "filePath", cx);
   check_git_path(git.file_path, child_path(path, "filePath"), "filePath", cx);
   check_git_path(git.clone_directory, child_path(path, "cloneDirectory"), "cloneDirectory", cx);
-  if (git.github_app)
-    cx.error(child_path(path, "githubApp"),
-             "not supported: githubApp (ganglion does not ask GitHub for installation tokens; "
-             "use creds with a token as the password)");
   if (git.creds) {
     auto creds = child_path(path, "creds");
     if (!git.creds->username)
@@ -41,10 +50,18 @@ void check_git(const git_artifact& git, const std::string& path, const load_cont
       cx.error(child_path(creds, "password"), "password is required");
     check_secret(git.creds->username, child_path(creds, "username"), cx);
     check_secret(git.creds->password, child_path(creds, "password"), cx);
+    const char* why = "ignored: creds is used (Argo takes creds over githubApp over "
+                      "sshKeySecret)";
+    if (git.github_app)
+      cx.warning(child_path(path, "githubApp"), why);
     if (git.ssh_key_secret)
-      cx.warning(child_path(path, "sshKeySecret"), "ignored: creds is used (Argo takes creds "
-                                                   "over sshKeySecret)");
+      cx.warning(child_path(path, "sshKeySecret"), why);
+  } else if (git.github_app && git.ssh_key_secret) {
+    cx.warning(child_path(path, "sshKeySecret"), "ignored: githubApp is used (Argo takes "
+                                                 "githubApp over sshKeySecret)");
   }
+  if (git.github_app)
+    check_github_app(*git.github_app, child_path(path, "githubApp"), cx);
   check_secret(git.ssh_key_secret, child_path(path, "sshKeySecret"), cx);
   if (git.remote) {
     auto remote = child_path(path, "remote");

@@ -58,7 +58,7 @@ int on_credentials(git_credential** out, const char*, const char* user_from_url,
   if (!auth.ssh_key_file.empty() && (allowed & GIT_CREDENTIAL_SSH_KEY))
     return git_credential_ssh_key_new(out, user, nullptr, auth.ssh_key_file.c_str(), nullptr);
   git_error_set_str(GIT_ERROR_NET, "the server asks for credentials and the source gives none "
-                                   "that it accepts (creds or sshKeySecret)");
+                                   "that it accepts (creds, githubApp or sshKeySecret)");
   return GIT_EAUTH;
 }
 

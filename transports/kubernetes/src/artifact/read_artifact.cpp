@@ -32,7 +32,9 @@ git_artifact read_git(const YAML::Node& node) {
   if (auto remote = map_at(node, "remote"))
     out.remote = git_remote{read_string(*remote, "name"), read_string_list(*remote, "urls")};
   out.insecure_ignore_host_key = read_bool(node, "insecureIgnoreHostKey");
-  out.github_app = !is_absent(child(node, "githubApp"));
+  if (auto app = map_at(node, "githubApp"))
+    out.github_app = github_app_creds{read_key_selector(*app, "privateKey"),
+                                      read_int(*app, "appID"), read_int(*app, "installationID")};
   return out;
 }
 

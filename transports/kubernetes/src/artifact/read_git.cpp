@@ -7,6 +7,7 @@
 
 #include "artifact/fetchers.hpp"
 #include "artifact/git_repo.hpp"
+#include "artifact/github_app.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
@@ -57,6 +58,20 @@ git_auth auth_of(const git_artifact& git, const fetch_options& options, const st
     auth.basic.emplace(std::move(username), std::move(password));
   } else if (git.creds) {
     throw artifact_error(creds_path + ": creds needs both username and password");
+  } else if (git.github_app) {
+    auto at = child_path(path, "githubApp");
+    if (!git.github_app->private_key)
+      throw artifact_error(child_path(at, "privateKey") + ": privateKey is required");
+    github_app_request request;
+    request.api_url = github_api_url(git.url);
+    if (request.api_url.empty())
+      throw artifact_error(child_path(path, "url") + ": no host in \"" + git.url + "\"");
+    request.app_id = git.github_app->app_id;
+    request.installation_id = git.github_app->installation_id;
+    request.private_key_pem =
+      secret(options, *git.github_app->private_key, child_path(at, "privateKey"));
+    request.timeout = options.timeout;
+    auth.basic.emplace("x-access-token", github_app_token(request, at));
   } else if (git.ssh_key_secret) {
     auto at = child_path(path, "sshKeySecret");
     secret(options, *git.ssh_key_secret, at);

@@ -66,6 +66,7 @@ protected:
     ctx.sensor_name = s.metadata.name;
     ctx.sensor_namespace = s.metadata.namespace_;
     ctx.manifest = &t;
+    ctx.secrets = secrets;
     const auto& action = t.template_.actions.at(0);
     return core::create_trigger_executor(kinds.triggers.at(action.type), ctx);
   }
@@ -95,6 +96,8 @@ protected:
   core::kinds kinds;
   dsl::load_options options;
   dsl::load_result loaded;
+  /// The secrets the executors read; none when null.
+  std::shared_ptr<const core::secret_store> secrets;
 };
 
 } // namespace ganglion::test

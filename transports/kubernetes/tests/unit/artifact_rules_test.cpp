@@ -142,15 +142,65 @@ TEST(artifact_rules, s3_is_refused_as_not_supported) {
   EXPECT_TRUE(r.has_error(at + ".s3", "not supported: s3")) << dump(r.diagnostics);
 }
 
-TEST(artifact_rules, github_app_credentials_are_refused_as_not_supported) {
+TEST(artifact_read, github_app_fields_map_onto_the_model) {
   auto r = read_and_check(R"(
 git:
   url: https://github.com/argoproj/argo.git
   filePath: examples/hello-world.yaml
+  githubApp: {privateKey: {name: github-app-pem, key: privateKey.pem}, appID: 12345,
+              installationID: 67890}
+)");
+  ASSERT_TRUE(r.location.git && r.location.git->github_app);
+  const auto& app = *r.location.git->github_app;
+  ASSERT_TRUE(app.private_key);
+  EXPECT_EQ(app.private_key->name, "github-app-pem");
+  EXPECT_EQ(app.private_key->key, "privateKey.pem");
+  EXPECT_EQ(app.app_id, 12345);
+  EXPECT_EQ(app.installation_id, 67890);
+  EXPECT_TRUE(r.diagnostics.empty()) << dump(r.diagnostics);
+}
+
+TEST(artifact_rules, github_app_needs_its_key_app_and_installation) {
+  auto r = read_and_check(R"(
+git:
+  url: https://github.com/argoproj/argo.git
+  filePath: examples/hello-world.yaml
+  githubApp: {appID: 0}
+)");
+  EXPECT_TRUE(r.has_error(at + ".git.githubApp.privateKey", "privateKey is required"))
+    << dump(r.diagnostics);
+  EXPECT_TRUE(r.has_error(at + ".git.githubApp.appID", "appID is required"));
+  EXPECT_TRUE(r.has_error(at + ".git.githubApp.installationID", "installationID is required"));
+
+  r = read_and_check(R"(
+git:
+  url: https://github.com/argoproj/argo.git
+  filePath: examples/hello-world.yaml
+  githubApp: {privateKey: {name: app}, appID: 1, installationID: 2}
+)");
+  EXPECT_TRUE(r.has_error(at + ".git.githubApp.privateKey.key", "")) << dump(r.diagnostics);
+}
+
+TEST(artifact_rules, creds_win_over_github_app_which_wins_over_an_ssh_key) {
+  auto r = read_and_check(R"(
+git:
+  url: https://github.com/argoproj/argo.git
+  filePath: wf.yaml
+  creds: {username: {name: s, key: u}, password: {name: s, key: p}}
   githubApp: {privateKey: {name: app, key: pem}, appID: 1, installationID: 2}
 )");
-  EXPECT_TRUE(r.has_error(at + ".git.githubApp", "not supported: githubApp"))
+  EXPECT_TRUE(r.has_warning(at + ".git.githubApp", "ignored: creds is used"))
     << dump(r.diagnostics);
+  r = read_and_check(R"(
+git:
+  url: https://github.com/argoproj/argo.git
+  filePath: wf.yaml
+  sshKeySecret: {name: ssh, key: key}
+  githubApp: {privateKey: {name: app, key: pem}, appID: 1, installationID: 2}
+)");
+  EXPECT_TRUE(r.has_warning(at + ".git.sshKeySecret", "ignored: githubApp is used"))
+    << dump(r.diagnostics);
+  EXPECT_FALSE(r.find(at + ".git.githubApp", ""));
 }
 
 TEST(artifact_rules, git_needs_a_url_and_a_file_path) {

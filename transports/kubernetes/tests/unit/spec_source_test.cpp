@@ -33,8 +33,8 @@ TEST(kubernetes_spec_source, refusals_are_located_at_their_field) {
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, source + ".git.filePath", position_of(yaml, "filePath:"),
                              "\"..\" is not allowed in the filePath"));
-  EXPECT_TRUE(has_diagnostic(r, source + ".git.githubApp", position_of(yaml, "githubApp:"),
-                             "not supported: githubApp"));
+  EXPECT_TRUE(has_diagnostic(r, source + ".git.githubApp.privateKey",
+                             position_of(yaml, "githubApp:"), "privateKey is required"));
 
   auto s3 = k8s_with_source("            s3: {bucket: {name: b, key: k}, endpoint: 'm:9000'}\n");
   EXPECT_TRUE(
@@ -54,7 +54,7 @@ TEST(kubernetes_spec_source, locations_argo_would_not_read_are_warned_about) {
                              "ignored: file is used", severity::warning));
 }
 
-TEST(kubernetes_spec_source, the_corpus_sources_run_but_s3_and_github_app) {
+TEST(kubernetes_spec_source, the_corpus_sources_run_but_s3) {
   // (file, path, message start) of every error under a trigger's source.
   std::set<std::tuple<std::string, std::string, std::string>> found;
   for (const auto& file : ganglion::test::yaml_files_under(GANGLION_CORPUS_DIR)) {
@@ -73,8 +73,6 @@ TEST(kubernetes_spec_source, the_corpus_sources_run_but_s3_and_github_app) {
     {"context-filter-webhook.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
     {"multi-trigger-sensor.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
     {"sensor-minio.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
-    {"trigger-source-git.yaml", "spec.triggers[2].template.k8s.source.git.githubApp",
-     "not supported: githubApp"},
   };
   EXPECT_EQ(found, expected);
 }

@@ -1,0 +1,44 @@
+#pragma once
+
+// `git.githubApp`: the credentials Argo's git reader gets from a GitHub App (ghinstallation):
+// a JWT signed with the App's key is exchanged for an installation token, which git sends as
+// the password of user `x-access-token`.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ganglion::kubernetes::detail {
+
+/// The App's JWT at `now`, as ghinstallation signs it: RS256, `iss` the App ID (a string),
+/// `iat` 30 s before `now` in whole seconds, `exp` 2 minutes after `iat`. Throws
+/// artifact_error at `key_path` when `private_key_pem` is not an RSA private key in PEM
+/// (PKCS #1 or PKCS #8, unencrypted); the key never appears in a message.
+std::string github_app_jwt(std::string_view private_key_pem, std::int64_t app_id,
+                           std::chrono::system_clock::time_point now, const std::string& key_path);
+
+/// The REST API root for the repository at `git_url`: `https://api.github.com` for github.com
+/// (Argo's only one); for another host GitHub Enterprise Server's `<scheme>://<host>/api/v3`,
+/// the scheme of the git URL (https for SSH URLs). Empty when `git_url` names no host.
+std::string github_api_url(std::string_view git_url);
+
+/// What one token exchange needs.
+struct github_app_request {
+  /// From github_api_url.
+  std::string api_url;
+  std::int64_t app_id = 0;
+  std::int64_t installation_id = 0;
+  std::string private_key_pem;
+  /// Longest the exchange may take.
+  std::chrono::milliseconds timeout{30000};
+};
+
+/// An installation token of `request`'s App: the cached one until a minute before its
+/// `expires_at` (ghinstallation's refresh time), else a new one from
+/// `POST {api_url}/app/installations/{installation_id}/access_tokens`. Throws artifact_error
+/// at `path` (the githubApp field; `path.privateKey` for a bad key), with GitHub's `message`
+/// when it refuses.
+std::string github_app_token(const github_app_request& request, const std::string& path);
+
+} // namespace ganglion::kubernetes::detail
