@@ -120,8 +120,8 @@ TEST(corpus, every_event_source_and_sensor_is_valid_or_rejected_with_located_err
   std::cout << "rejected documents:\n" << rejected.str();
   EXPECT_EQ(total, 128u) << rejected.str();
   // Rejected besides the three malformed examples (openwhisk, the two minio http sensors): the
-  // k8s and argoWorkflow triggers ganglion runs refuse an `s3` source (5) or `git.githubApp`
-  // (1), and args `argo submit` has no equivalent for (special-workflow-trigger).
-  EXPECT_EQ(valid, 119u) << rejected.str();
-  EXPECT_EQ(valid_strict, 110u) << rejected.str();
+  // k8s and argoWorkflow triggers ganglion runs refuse `git.githubApp` (1), and args `argo
+  // submit` has no equivalent for (special-workflow-trigger).
+  EXPECT_EQ(valid, 123u) << rejected.str();
+  EXPECT_EQ(valid_strict, 114u) << rejected.str();
 }

@@ -18,11 +18,15 @@
 // - addresses: `http.url` / `http.serverURL` → the local HTTP server (path `/<trigger>`),
 //   `nats.url` → a local nats-server, `kafka.url` → a librdkafka mock cluster; the Kubernetes
 //   API is the test API server through `--kubeconfig` (namespace `argo-events`); a `file`
-//   trigger source's path → a temporary file holding Argo's hello-world Workflow;
+//   trigger source's path → a temporary file holding Argo's hello-world Workflow; an `s3`
+//   trigger source's endpoint → the test S3 endpoint (tests/support/s3) over http;
 // - what the examples assume installed: every `secretKeyRef` exists in the secrets directory
 //   (`conformance-<key>`), the ConfigMap a `configmap` trigger source names holds Argo's
 //   hello-world Workflow, and the CronWorkflow or template an argoWorkflow `submit-from` names
-//   exists (running that Workflow).
+//   exists (running that Workflow); the object an `s3` source names holds that Workflow, and
+//   its accessKey / secretKey secrets are the S3 endpoint's keys;
+// - the event data a template parameter copies into an `s3` source's bucket, key or endpoint
+//   names that object and endpoint (the port, when the parameter appends it).
 // A `git` or `url` trigger source would leave 127.0.0.0/8: such a Sensor is listed, not run.
 
 #include <algorithm>
@@ -51,7 +55,7 @@ using namespace std::chrono_literals;
 namespace {
 
 /// Sensors of the corpus whose every trigger runs; a change in behaviour shows here.
-constexpr std::size_t pinned_running = 75;
+constexpr std::size_t pinned_running = 79;
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
 std::vector<std::string> missing_kinds(const dsl::sensor& sensor,
@@ -123,11 +127,12 @@ private:
   std::size_t runs_ = 0;
 };
 
-/// The event of dependency `dep` that a Sensor holding it alone fires with; nullopt when no
-/// candidate passes its filters.
+/// The event of dependency `dep` (holding `fixed` at its data paths) that a Sensor holding it
+/// alone fires with; nullopt when no candidate passes its filters.
 std::optional<core::event> passing_event(sensor_host& host, const dsl::sensor& sensor,
-                                         const dsl::event_dependency& dep) {
-  auto candidates = test::corpus::candidate_events(sensor, dep);
+                                         const dsl::event_dependency& dep,
+                                         const std::map<std::string, std::string>& fixed) {
+  auto candidates = test::corpus::candidate_events(sensor, dep, fixed);
   if (!dep.filters)
     return candidates.front();
   dsl::sensor probe;
@@ -162,7 +167,10 @@ public:
     auto n = sensor.spec.triggers.size();
     try {
       for (const auto& dep : sensor.spec.dependencies) {
-        auto e = passing_event(host_, sensor, dep);
+        auto data = world_.event_data().find(dep.name);
+        auto e = passing_event(
+          host_, sensor, dep,
+          data == world_.event_data().end() ? std::map<std::string, std::string>{} : data->second);
         if (!e)
           return "no synthetic event passes the filters of dependency " + dep.name
                  + context_conflict(dep);

@@ -15,6 +15,7 @@
 
 #include "files.hpp"
 #include "ganglion/core/kinds.hpp"
+#include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/kubernetes/transport.hpp"
 #include "kube/api_server.hpp"
@@ -66,6 +67,7 @@ protected:
     ctx.sensor_name = s.metadata.name;
     ctx.sensor_namespace = s.metadata.namespace_;
     ctx.manifest = &t;
+    ctx.secrets = secrets;
     const auto& action = t.template_.actions.at(0);
     return core::create_trigger_executor(kinds.triggers.at(action.type), ctx);
   }
@@ -91,6 +93,8 @@ protected:
   }
 
   kube::api_server server;
+  /// The secrets the executors read (s3 keys, git credentials); none when null.
+  std::shared_ptr<const core::secret_store> secrets;
   std::string kubeconfig;
   core::kinds kinds;
   dsl::load_options options;
