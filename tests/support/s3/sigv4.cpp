@@ -64,8 +64,11 @@ std::string canonical_query(const std::string& query) {
   }
   std::sort(pairs.begin(), pairs.end());
   std::string out;
-  for (const auto& [name, value] : pairs)
-    out += (out.empty() ? "" : "&") + name + "=" + value;
+  for (const auto& [name, value] : pairs) {
+    if (!out.empty())
+      out += '&';
+    out.append(name).append("=").append(value);
+  }
   return out;
 }
 
