@@ -156,6 +156,15 @@ TEST_F(artifact_s3, without_insecure_the_request_is_https) {
   EXPECT_TRUE(server.requests().empty()) << "no plain-text request was answered";
 }
 
+TEST_F(artifact_s3, empty_keys_send_an_unsigned_request_as_minio_go_does) {
+  secrets = keys("", " \n");
+  auto message = error_of(location(), options());
+  EXPECT_EQ(message, at + ".s3: GetObject workflows/hello-world.yaml at " + server.endpoint()
+                       + " answered HTTP 403 AccessDenied: Access Denied.");
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_EQ(server.requests()[0].error_code, "AccessDenied") << "no Authorization was sent";
+}
+
 TEST_F(artifact_s3, a_missing_secret_is_an_error_at_its_selector) {
   auto loc = location();
   loc.s3->access_key = dsl::secret_key_selector{"other", "accesskey"};
