@@ -120,7 +120,7 @@ TEST(corpus, every_event_source_and_sensor_is_valid_or_rejected_with_located_err
   std::cout << "rejected documents:\n" << rejected.str();
   EXPECT_EQ(total, 128u) << rejected.str();
   // Rejected besides the three malformed examples (openwhisk, the two minio http sensors): the
-  // k8s and argoWorkflow triggers ganglion runs refuse an `s3` source (4).
-  EXPECT_EQ(valid, 121u) << rejected.str();
-  EXPECT_EQ(valid_strict, 112u) << rejected.str();
+  // Rejected: the three malformed examples (openwhisk, the two minio http sensors).
+  EXPECT_EQ(valid, 125u) << rejected.str();
+  EXPECT_EQ(valid_strict, 116u) << rejected.str();
 }

@@ -22,12 +22,16 @@
 //   source's url → a local repository holding that Workflow at its filePath, branch, tag and
 //   ref (over smart HTTP from a GitHub stand-in, git-http-backend, for `creds` and `githubApp`;
 //   a file:// URL otherwise) and its cloneDirectory → a temporary folder; a `url` source's
-//   path → the stand-in, serving that Workflow at the same path;
+//   path → the stand-in, serving that Workflow at the same path; an `s3` trigger source's
+//   endpoint → the test S3 endpoint (tests/support/s3) over http;
 // - what the examples assume installed: every `secretKeyRef`, and the secrets a git source
 //   names, exist in the secrets directory (`conformance-<key>`; a githubApp privateKey is the
 //   stand-in App's key), the ConfigMap a `configmap` trigger source names holds Argo's
 //   hello-world Workflow, and the CronWorkflow or template an argoWorkflow `submit-from` names
-//   exists (running that Workflow).
+//   exists (running that Workflow); the object an `s3` source names holds that Workflow, and
+//   its accessKey / secretKey secrets are the S3 endpoint's keys;
+// - the event data a template parameter copies into an `s3` source's bucket, key or endpoint
+//   names that object and endpoint (the port, when the parameter appends it).
 // A Sensor whose trigger sources still name an address beyond 127.0.0.1 is listed, not run.
 
 #include <algorithm>
@@ -56,7 +60,7 @@ using namespace std::chrono_literals;
 namespace {
 
 /// Sensors of the corpus whose every trigger runs; a change in behaviour shows here.
-constexpr std::size_t pinned_running = 79;
+constexpr std::size_t pinned_running = 83;
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
 std::vector<std::string> missing_kinds(const dsl::sensor& sensor,
@@ -128,11 +132,12 @@ private:
   std::size_t runs_ = 0;
 };
 
-/// The event of dependency `dep` that a Sensor holding it alone fires with; nullopt when no
-/// candidate passes its filters.
+/// The event of dependency `dep` (holding `fixed` at its data paths) that a Sensor holding it
+/// alone fires with; nullopt when no candidate passes its filters.
 std::optional<core::event> passing_event(sensor_host& host, const dsl::sensor& sensor,
-                                         const dsl::event_dependency& dep) {
-  auto candidates = test::corpus::candidate_events(sensor, dep);
+                                         const dsl::event_dependency& dep,
+                                         const std::map<std::string, std::string>& fixed) {
+  auto candidates = test::corpus::candidate_events(sensor, dep, fixed);
   if (!dep.filters)
     return candidates.front();
   dsl::sensor probe;
@@ -167,7 +172,10 @@ public:
     auto n = sensor.spec.triggers.size();
     try {
       for (const auto& dep : sensor.spec.dependencies) {
-        auto e = passing_event(host_, sensor, dep);
+        auto data = world_.event_data().find(dep.name);
+        auto e = passing_event(
+          host_, sensor, dep,
+          data == world_.event_data().end() ? std::map<std::string, std::string>{} : data->second);
         if (!e)
           return "no synthetic event passes the filters of dependency " + dep.name
                  + context_conflict(dep);

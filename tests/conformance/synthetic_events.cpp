@@ -128,10 +128,13 @@ std::vector<std::string> hourly_times() {
 } // namespace
 
 std::vector<core::event> candidate_events(const dsl::sensor& sensor,
-                                          const dsl::event_dependency& dep) {
+                                          const dsl::event_dependency& dep,
+                                          const std::map<std::string, std::string>& fixed) {
   json base = json::object();
   for (const auto& path : read_paths(sensor, dep.name))
     set_path(base, path, "conformance");
+  for (const auto& [path, value] : fixed)
+    set_path(base, path, value);
   if (const auto& t = dep.transform) {
     // The paths a transform reads or writes hold a string (a jq `*=` repeats it), inside
     // objects.

@@ -3,6 +3,7 @@
 // Synthetic events for the dependencies of an Argo corpus Sensor: what the corpus trigger test
 // (corpus_triggers_test.cpp) feeds each Sensor so that its triggers fire.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,10 @@ namespace ganglion::test::corpus {
 /// combination — the literals of its expr filters for their fields and a time of day at
 /// every hour (HH:45:00 UTC today) for a time filter. The context filter's `type` and
 /// `datacontenttype` are set; `source` and `subject` are the dependency's EventSource and
-/// event. At most 600 candidates; each has its own id.
+/// event. `fixed` (data path → string) is set in every candidate, over what the triggers read.
+/// At most 600 candidates; each has its own id.
 std::vector<core::event> candidate_events(const dsl::sensor& sensor,
-                                          const dsl::event_dependency& dep);
+                                          const dsl::event_dependency& dep,
+                                          const std::map<std::string, std::string>& fixed = {});
 
 } // namespace ganglion::test::corpus

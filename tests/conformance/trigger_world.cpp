@@ -157,6 +157,12 @@ void trigger_world::forget_named(const YAML::Node& tmpl) {
 }
 
 void trigger_world::prepare(YAML::Node sensor) {
+  event_data_.clear();
+  if (auto triggers = yaml_at(sensor, {"spec", "triggers"}); triggers.IsSequence())
+    for (const auto& trigger : triggers)
+      for (const char* kind : {"k8s", "argoWorkflow"})
+        if (auto s3 = yaml_at(trigger, {"template", kind, "source", "s3"}); s3.IsMap())
+          prepare_s3(trigger, s3, kind);
   for (auto t : templates_of(sensor)) {
     if (auto http = yaml_at(t, {"http"}); http.IsMap()) {
       for (const char* key : {"url", "serverURL"})
@@ -204,6 +210,44 @@ void trigger_world::prepare(YAML::Node sensor) {
                  "conformance-" + key);
     }
   });
+}
+
+void trigger_world::prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind) {
+  auto bucket = text_at(s3, {"bucket", "name"});
+  auto key = text_at(s3, {"bucket", "key"});
+  s3["endpoint"] = s3_.endpoint();
+  s3["insecure"] = true;
+  auto prefix = kind + ".source.s3.";
+  if (auto params = yaml_at(trigger, {"parameters"}); params.IsSequence())
+    for (const auto& p : params) {
+      auto dest = text_at(p, {"dest"});
+      auto dep = text_at(p, {"src", "dependencyName"});
+      auto data_key = text_at(p, {"src", "dataKey"});
+      if (dest.rfind(prefix, 0) != 0 || dep.empty() || data_key.empty())
+        continue;
+      auto field = dest.substr(prefix.size());
+      auto& data = event_data_[dep];
+      auto port = std::to_string(s3_.port());
+      if (field == "bucket.name") {
+        bucket = data[data_key] = "conformance-bucket";
+      } else if (field == "bucket.key") {
+        key = data[data_key] = "conformance/workflow.yaml";
+      } else if (field == "endpoint" && text_at(p, {"operation"}) == "append") {
+        s3["endpoint"] = "127.0.0.1:";
+        data[data_key] = port;
+      } else if (field == "endpoint" && text_at(p, {"operation"}) == "prepend") {
+        s3["endpoint"] = ":" + port;
+        data[data_key] = "127.0.0.1";
+      } else if (field == "endpoint") {
+        data[data_key] = s3_.endpoint();
+      }
+    }
+  s3_.put_object(bucket, key, hello_world);
+  for (const char* field : {"accessKey", "secretKey"})
+    if (auto ref = yaml_at(s3, {field}); ref.IsMap())
+      write_file(
+        fmt::format("{}/{}/{}", secrets_dir_, text_at(ref, {"name"}), text_at(ref, {"key"})),
+        field == std::string{"accessKey"} ? s3_.options().access_key : s3_.options().secret_key);
 }
 
 void trigger_world::put_existing(const YAML::Node& reference) {

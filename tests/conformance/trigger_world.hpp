@@ -2,10 +2,11 @@
 
 // The local stand-ins for what the Argo corpus Sensors' triggers talk to (corpus_triggers_test):
 // the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster, a GitHub
-// stand-in for git and url trigger sources (local_github.hpp); how a
+// stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint; how a
 // Sensor's addresses are rewritten to them, and how a trigger's effect is checked there.
 
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "kube/api_server.hpp"
 #include "local_github.hpp"
 #include "nats_server.hpp"
+#include "s3/s3_server.hpp"
 
 namespace ganglion::test::corpus {
 
@@ -45,12 +47,21 @@ public:
   /// Rewrites the addresses of `sensor`'s triggers to the local servers (`http.url`,
   /// `http.serverURL`, `nats.url`, `kafka.url`; a `file` source's path to a temporary file
   /// holding Argo's hello-world Workflow; a `git` or `url` source to a local repository or
-  /// file holding it, see local_github) and writes every `secretKeyRef` it names
-  /// into the secrets directory (value `conformance-<key>`); what the examples assume installed
-  /// is put into the API server: the ConfigMap a `configmap` source names and the template a
-  /// `submit-from` names, each holding Argo's hello-world Workflow; an object of a fixed name
-  /// that a trigger creates is removed first.
+  /// file holding it, see local_github; an `s3` source's endpoint to the S3 endpoint, with
+  /// `insecure: true`) and writes every `secretKeyRef` it names into the secrets directory
+  /// (value `conformance-<key>`); what the examples assume installed is put in place: the
+  /// ConfigMap a `configmap` source names and the template a `submit-from` names in the API
+  /// server, the object an `s3` source names in the S3 endpoint (with its keys as the
+  /// secrets), each holding Argo's hello-world Workflow; an object of a fixed name that a
+  /// trigger creates is removed first.
   void prepare(YAML::Node sensor);
+
+  /// What the events of the Sensor last prepared must hold for its template parameters to
+  /// name the S3 object (dependency → data path → value): the bucket, key and endpoint (or the
+  /// port an `append` adds to it) that a parameter sets from an event.
+  const std::map<std::string, std::map<std::string, std::string>>& event_data() const noexcept {
+    return event_data_;
+  }
 
   /// Why `sensor`'s triggers would reach outside this machine (a `git` or `url` trigger
   /// source that prepare left at an address beyond 127.0.0.1); empty when none does.
@@ -66,6 +77,10 @@ public:
                            const std::string& type, const core::trigger_outcome& outcome);
 
 private:
+  /// Points the `s3` source at `source` (of trigger `trigger`) to the S3 endpoint, puts the
+  /// object there and writes its keys into the secrets directory.
+  void prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind);
+
   /// Puts the object a `submit-from` names (`reference`: apiVersion, kind, metadata) into the
   /// API server, running Argo's hello-world Workflow.
   void put_existing(const YAML::Node& reference);
@@ -78,6 +93,8 @@ private:
   nats_server nats_{false};
   std::unique_ptr<kafka_broker> kafka_;
   local_github github_;
+  s3::s3_server s3_;
+  std::map<std::string, std::map<std::string, std::string>> event_data_;
   std::string kubeconfig_;
   std::string secrets_dir_;
   std::size_t http_seen_ = 0;

@@ -84,14 +84,34 @@ struct git_artifact {
   std::optional<github_app_creds> github_app;
 };
 
+/// `s3.bucket` (S3Bucket).
+struct s3_bucket {
+  std::string name;
+  std::string key;
+};
+
+/// `s3` (S3Artifact): GetObject of `bucket.name`/`bucket.key` at `endpoint`, signed with
+/// AWS Signature V4 (Argo's minio client).
+struct s3_artifact {
+  /// `host[:port]`, no scheme: `insecure` chooses http.
+  std::string endpoint;
+  std::optional<s3_bucket> bucket;
+  /// Empty: `us-east-1`.
+  std::string region;
+  bool insecure = false;
+  std::optional<dsl::secret_key_selector> access_key;
+  std::optional<dsl::secret_key_selector> secret_key;
+  /// Fields of the event source's S3Artifact that a trigger source ignores (warned about).
+  std::vector<std::string> ignored;
+};
+
 /// Which location Argo reads when several are set: the first of s3, inline, file, url, git,
 /// configmap, resource (GetArtifactReader).
 enum class artifact_kind { none, s3, inline_text, file, url, git, configmap, resource };
 
 /// `source` (ArtifactLocation) of a k8s or argoWorkflow trigger.
 struct artifact_location {
-  /// `s3` is set (refused: not supported).
-  bool s3 = false;
+  std::optional<s3_artifact> s3;
   std::optional<std::string> inline_text;
   std::optional<file_artifact> file;
   std::optional<url_artifact> url;
@@ -112,10 +132,11 @@ artifact_location read_artifact_location(const YAML::Node& node, const std::stri
                                          const dsl::detail::load_context& cx);
 
 /// Argo's rules for `source` (one location required; git's filePath and cloneDirectory without
-/// `..`, `~`, `\`; a remote with a name and a URL; secrets with name and key) plus ganglion's:
-/// `s3` refused ("not supported: …"), `git.githubApp` with its key, App and installation,
-/// an unreadable `inline` or `resource` refused, locations and credentials Argo would ignore
-/// warned about. Every problem at its field under `path`.
+/// `..`, `~`, `\`; a remote with a name and a URL; secrets with name and key; s3's endpoint,
+/// bucket name and key and both keys, which Argo's reader needs) plus ganglion's:
+/// `git.githubApp` with its key, App and installation, an unreadable `inline` or `resource`
+/// refused, locations, credentials and s3 fields Argo would ignore warned about. Every problem
+/// at its field under `path`.
 void check_artifact_location(const artifact_location& location, const std::string& path,
                              const dsl::detail::load_context& cx);
 
@@ -135,12 +156,12 @@ struct fetch_options {
   api_client* client = nullptr;
   /// The sensor's namespace, where Argo mounts the config map from; empty: the client's.
   std::string namespace_name;
-  /// Resolves `git.creds`, `git.githubApp.privateKey` and `git.sshKeySecret`; required when
-  /// they are set.
+  /// Resolves `git.creds`, `git.githubApp.privateKey`, `git.sshKeySecret` and s3's keys;
+  /// required when they are set.
   const core::secret_store* secrets = nullptr;
-  /// Largest artifact accepted (file, URL body, config map value, git file).
+  /// Largest artifact accepted (file, URL body, S3 object, config map value, git file).
   std::size_t max_bytes = std::size_t{2} << 20;
-  /// Longest a URL download, a config map read or a git transfer may take.
+  /// Longest a URL or S3 download, a config map read or a git transfer may take.
   std::chrono::milliseconds timeout{30000};
   /// Parent of the clones of git locations without `cloneDirectory` (one folder per URL,
   /// reused by later fetches); empty: `<temp dir>/ganglion-git`.

@@ -87,10 +87,38 @@ void check_url(const url_artifact& url, const std::string& path, const load_cont
     cx.error(at, "path must be an http:// or https:// URL, got \"" + url.path + "\"");
 }
 
+/// What Argo's S3 reader needs (minio.New refuses an endpoint with a scheme or a path; a
+/// missing bucket, key or key selector fails every fetch), and the event source's fields that
+/// a trigger source ignores.
+void check_s3(const s3_artifact& s3, const std::string& path, const load_context& cx) {
+  auto endpoint = child_path(path, "endpoint");
+  if (require(s3.endpoint, endpoint, "endpoint", cx) && !s3_endpoint_problem(s3.endpoint).empty())
+    cx.error(endpoint, s3_endpoint_problem(s3.endpoint));
+  auto bucket = child_path(path, "bucket");
+  if (!s3.bucket) {
+    cx.error(bucket, "bucket is required (name and key of the object)");
+  } else {
+    require(s3.bucket->name, child_path(bucket, "name"), "name", cx);
+    require(s3.bucket->key, child_path(bucket, "key"), "key", cx);
+  }
+  for (auto [key, selector] :
+       {std::pair{"accessKey", &s3.access_key}, std::pair{"secretKey", &s3.secret_key}}) {
+    if (!*selector)
+      cx.error(child_path(path, key), std::string{key} + " is required");
+    check_secret(*selector, child_path(path, key), cx);
+  }
+  for (const auto& key : s3.ignored)
+    cx.warning(
+      child_path(path, key),
+      "ignored: Argo's trigger source reads only endpoint, bucket, region, insecure, "
+      "accessKey and secretKey"
+        + std::string{key == "caCertificate" ? " (the system's CAs verify the server)" : ""});
+}
+
 /// Locations set besides the one Argo reads.
 void warn_shadowed(const artifact_location& loc, const std::string& path, const load_context& cx) {
   const std::array<std::pair<std::string_view, bool>, 7> set{{
-    {"s3", loc.s3},
+    {"s3", loc.s3.has_value()},
     {"inline", loc.inline_text.has_value()},
     {"file", loc.file.has_value()},
     {"url", loc.url.has_value()},
@@ -113,12 +141,10 @@ void check_artifact_location(const artifact_location& loc, const std::string& pa
   warn_shadowed(loc, path, cx);
   switch (loc.kind()) {
     case artifact_kind::none:
-      cx.error(path, "source is required: one of resource, inline, file, url, configmap or git");
+      cx.error(path,
+               "source is required: one of resource, inline, file, url, configmap, git or s3");
       break;
-    case artifact_kind::s3:
-      cx.error(child_path(path, "s3"), "not supported: s3 (ganglion reads a trigger's source "
-                                       "from resource, inline, file, url, configmap or git)");
-      break;
+    case artifact_kind::s3: check_s3(*loc.s3, child_path(path, "s3"), cx); break;
     case artifact_kind::inline_text: try { decode_object(*loc.inline_text);
       } catch (const artifact_error& e) {
         cx.error(child_path(path, "inline"), e.what());

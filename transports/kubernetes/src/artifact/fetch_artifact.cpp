@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "artifact/fetchers.hpp"
+#include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/kind/read.hpp"
 #include "ganglion/dsl/kind/yaml_limits.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
@@ -55,6 +56,17 @@ void check_size(std::size_t size, const fetch_options& options, const std::strin
                          + std::to_string(options.max_bytes) + " bytes");
 }
 
+std::string read_secret(const fetch_options& options, const dsl::secret_key_selector& selector,
+                        const std::string& path) {
+  if (!options.secrets)
+    throw artifact_error(path + ": no secrets are available (--secrets-dir)");
+  std::string error;
+  auto value = options.secrets->read(selector.name, selector.key, &error);
+  if (!value)
+    throw artifact_error(path + ": " + error);
+  return std::move(*value);
+}
+
 std::string read_file_artifact(const file_artifact& file, const fetch_options& options,
                                const std::string& path) {
   auto at = child_path(path, "path");
@@ -80,8 +92,8 @@ std::string fetch_artifact(const artifact_location& loc, const fetch_options& op
     case artifact_kind::none:
       throw artifact_error(path
                            + ": no location is set (resource, inline, file, url, "
-                             "configmap or git)");
-    case artifact_kind::s3: throw artifact_error(at + ": not supported: s3");
+                             "configmap, git or s3)");
+    case artifact_kind::s3: bytes = read_s3_artifact(*loc.s3, options, at); break;
     case artifact_kind::resource:
       if (!loc.resource->starts_with("{"))
         throw artifact_error(at + ": resource must be an object (a Kubernetes manifest)");

@@ -18,6 +18,11 @@ std::string decode_object(std::string_view text);
 /// Throws artifact_error when `size` bytes are more than options.max_bytes.
 void check_size(std::size_t size, const fetch_options& options, const std::string& path);
 
+/// The value of secret `selector` from options.secrets; throws artifact_error at `path` when
+/// there is no store or no such secret.
+std::string read_secret(const fetch_options& options, const dsl::secret_key_selector& selector,
+                        const std::string& path);
+
 /// `file`: the file at `file.path`.
 std::string read_file_artifact(const file_artifact& file, const fetch_options& options,
                                const std::string& path);
@@ -25,6 +30,14 @@ std::string read_file_artifact(const file_artifact& file, const fetch_options& o
 /// `url`: the body of a GET answered with 200, redirects followed.
 std::string read_url_artifact(const url_artifact& url, const fetch_options& options,
                               const std::string& path);
+
+/// `s3`: the object `bucket.name`/`bucket.key`, one GetObject signed with AWS Signature V4.
+std::string read_s3_artifact(const s3_artifact& s3, const fetch_options& options,
+                             const std::string& path);
+
+/// Why Argo's minio client would refuse `endpoint` (`host[:port]`: a scheme, a path, a bad host
+/// or port); empty when it would not.
+std::string s3_endpoint_problem(std::string_view endpoint);
 
 /// `configmap`: the key's value (`data`, else `binaryData`) of the config map in the sensor's
 /// namespace, one trailing newline removed as Argo's volume reader does.

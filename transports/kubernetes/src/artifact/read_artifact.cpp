@@ -38,6 +38,21 @@ git_artifact read_git(const YAML::Node& node) {
   return out;
 }
 
+s3_artifact read_s3(const YAML::Node& node) {
+  s3_artifact out;
+  out.endpoint = read_string(node, "endpoint");
+  if (auto bucket = map_at(node, "bucket"))
+    out.bucket = s3_bucket{read_string(*bucket, "name"), read_string(*bucket, "key")};
+  out.region = read_string(node, "region");
+  out.insecure = read_bool(node, "insecure");
+  out.access_key = read_key_selector(node, "accessKey");
+  out.secret_key = read_key_selector(node, "secretKey");
+  for (const char* key : {"events", "filter", "metadata", "caCertificate"})
+    if (!is_absent(child(node, key)))
+      out.ignored.emplace_back(key);
+  return out;
+}
+
 } // namespace
 
 artifact_location read_artifact_location(const YAML::Node& node, const std::string&,
@@ -45,7 +60,8 @@ artifact_location read_artifact_location(const YAML::Node& node, const std::stri
   artifact_location out;
   if (is_absent(node) || !node.IsMap())
     return out;
-  out.s3 = !is_absent(child(node, "s3"));
+  if (auto s3 = map_at(node, "s3"))
+    out.s3 = read_s3(*s3);
   if (auto text = child(node, "inline"); !is_absent(text) && text.IsScalar())
     out.inline_text = text.Scalar();
   if (auto file = map_at(node, "file"))

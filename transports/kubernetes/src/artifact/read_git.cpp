@@ -36,25 +36,14 @@ std::string clone_dir_of(const git_artifact& git, const fetch_options& options) 
   return (base / dsl::sha256_hex(key).substr(0, 16)).string();
 }
 
-std::string secret(const fetch_options& options, const dsl::secret_key_selector& selector,
-                   const std::string& path) {
-  if (!options.secrets)
-    throw artifact_error(path + ": no secrets are available (--secrets-dir)");
-  std::string error;
-  auto value = options.secrets->read(selector.name, selector.key, &error);
-  if (!value)
-    throw artifact_error(path + ": " + error);
-  return std::move(*value);
-}
-
 git_auth auth_of(const git_artifact& git, const fetch_options& options, const std::string& path) {
   git_auth auth;
   auth.insecure_ignore_host_key = git.insecure_ignore_host_key;
   auth.deadline = std::chrono::steady_clock::now() + options.timeout;
   auto creds_path = child_path(path, "creds");
   if (git.creds && git.creds->username && git.creds->password) {
-    auto username = secret(options, *git.creds->username, child_path(creds_path, "username"));
-    auto password = secret(options, *git.creds->password, child_path(creds_path, "password"));
+    auto username = read_secret(options, *git.creds->username, child_path(creds_path, "username"));
+    auto password = read_secret(options, *git.creds->password, child_path(creds_path, "password"));
     auth.basic.emplace(std::move(username), std::move(password));
   } else if (git.creds) {
     throw artifact_error(creds_path + ": creds needs both username and password");
@@ -69,12 +58,12 @@ git_auth auth_of(const git_artifact& git, const fetch_options& options, const st
     request.app_id = git.github_app->app_id;
     request.installation_id = git.github_app->installation_id;
     request.private_key_pem =
-      secret(options, *git.github_app->private_key, child_path(at, "privateKey"));
+      read_secret(options, *git.github_app->private_key, child_path(at, "privateKey"));
     request.timeout = options.timeout;
     auth.basic.emplace("x-access-token", github_app_token(request, at));
   } else if (git.ssh_key_secret) {
     auto at = child_path(path, "sshKeySecret");
-    secret(options, *git.ssh_key_secret, at);
+    read_secret(options, *git.ssh_key_secret, at);
     if (options.secrets->has_backend())
       throw artifact_error(at + ": an SSH key is handed to libgit2 as a file, so it needs "
                                 "--secrets-dir (not yet read from a Kubernetes Secret)");

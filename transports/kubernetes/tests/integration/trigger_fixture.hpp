@@ -15,6 +15,7 @@
 
 #include "files.hpp"
 #include "ganglion/core/kinds.hpp"
+#include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/kubernetes/transport.hpp"
 #include "kube/api_server.hpp"
@@ -92,12 +93,13 @@ protected:
   }
 
   kube::api_server server;
+  /// The secrets the executors read (s3 keys, git credentials, a GitHub App's key); none when
+  /// null.
+  std::shared_ptr<const core::secret_store> secrets;
   std::string kubeconfig;
   core::kinds kinds;
   dsl::load_options options;
   dsl::load_result loaded;
-  /// The secrets the executors read; none when null.
-  std::shared_ptr<const core::secret_store> secrets;
 };
 
 } // namespace ganglion::test

@@ -137,10 +137,22 @@ TEST(artifact_fetch, invalid_yaml_in_a_file_names_the_location) {
   EXPECT_EQ(message.rfind(at + ".file: not valid YAML or JSON", 0), 0u) << message;
 }
 
-TEST(artifact_fetch, s3_and_an_empty_location_are_errors) {
-  artifact_location s3;
-  s3.s3 = true;
-  EXPECT_EQ(error_of(s3, options_at()), at + ".s3: not supported: s3");
+TEST(artifact_fetch, s3_without_secrets_or_a_valid_endpoint_is_an_error_at_its_field) {
+  artifact_location loc;
+  loc.s3 = s3_artifact{"127.0.0.1:9",
+                       s3_bucket{"workflows", "wf.yaml"},
+                       "",
+                       true,
+                       dsl::secret_key_selector{"minio", "accesskey"},
+                       dsl::secret_key_selector{"minio", "secretkey"},
+                       {}};
+  EXPECT_EQ(error_of(loc, options_at()),
+            at + ".s3.accessKey: no secrets are available (--secrets-dir)");
+  loc.s3->endpoint = "http://127.0.0.1:9";
+  EXPECT_EQ(error_of(loc, options_at()).rfind(at + ".s3.endpoint: endpoint is host[:port]", 0), 0u);
+}
+
+TEST(artifact_fetch, an_empty_location_is_an_error) {
   EXPECT_NE(error_of(artifact_location{}, options_at()).find("no location is set"),
             std::string::npos);
 }

@@ -137,9 +137,75 @@ TEST(artifact_rules, a_source_without_a_location_is_an_error) {
   EXPECT_TRUE(r.has_error(at, "source is required")) << dump(r.diagnostics);
 }
 
-TEST(artifact_rules, s3_is_refused_as_not_supported) {
-  auto r = read_and_check("s3: {bucket: {name: b, key: k}, endpoint: 'minio:9000'}");
-  EXPECT_TRUE(r.has_error(at + ".s3", "not supported: s3")) << dump(r.diagnostics);
+TEST(artifact_read, s3_fields_map_onto_the_model) {
+  auto r = read_and_check(R"(
+s3:
+  bucket: {name: workflows, key: hello-world.yaml}
+  endpoint: minio-service.argo-events:9000
+  region: eu-west-1
+  insecure: true
+  accessKey: {key: accesskey, name: artifacts-minio}
+  secretKey: {key: secretkey, name: artifacts-minio}
+)");
+  ASSERT_TRUE(r.location.s3);
+  const auto& s3 = *r.location.s3;
+  EXPECT_EQ(r.location.kind(), artifact_kind::s3);
+  EXPECT_EQ(s3.endpoint, "minio-service.argo-events:9000");
+  ASSERT_TRUE(s3.bucket);
+  EXPECT_EQ(s3.bucket->name, "workflows");
+  EXPECT_EQ(s3.bucket->key, "hello-world.yaml");
+  EXPECT_EQ(s3.region, "eu-west-1");
+  EXPECT_TRUE(s3.insecure);
+  ASSERT_TRUE(s3.access_key && s3.secret_key);
+  EXPECT_EQ(s3.access_key->name, "artifacts-minio");
+  EXPECT_EQ(s3.access_key->key, "accesskey");
+  EXPECT_EQ(s3.secret_key->key, "secretkey");
+  EXPECT_TRUE(r.diagnostics.empty()) << dump(r.diagnostics);
+}
+
+TEST(artifact_rules, s3_needs_what_argos_reader_needs) {
+  auto r = read_and_check("s3: {bucket: {name: '', key: ''}}");
+  EXPECT_TRUE(r.has_error(at + ".s3.endpoint", "endpoint is required")) << dump(r.diagnostics);
+  EXPECT_TRUE(r.has_error(at + ".s3.bucket.name", "name is required"));
+  EXPECT_TRUE(r.has_error(at + ".s3.bucket.key", "key is required"));
+  EXPECT_TRUE(r.has_error(at + ".s3.accessKey", "accessKey is required"));
+  EXPECT_TRUE(r.has_error(at + ".s3.secretKey", "secretKey is required"));
+  auto no_bucket = read_and_check("s3: {endpoint: 'm:9000', accessKey: {name: a, key: k}, "
+                                  "secretKey: {name: a}}");
+  EXPECT_TRUE(no_bucket.has_error(at + ".s3.bucket", "bucket is required"))
+    << dump(no_bucket.diagnostics);
+  EXPECT_TRUE(no_bucket.has_error(at + ".s3.secretKey.key", "key is required"));
+}
+
+TEST(artifact_rules, an_s3_endpoint_is_host_and_port_as_minio_wants_it) {
+  auto with = [](const std::string& endpoint) {
+    return read_and_check("s3: {endpoint: '" + endpoint
+                          + "', bucket: {name: b, key: k}, "
+                            "accessKey: {name: a, key: k}, secretKey: {name: a, key: s}}");
+  };
+  for (const char* good :
+       {"minio:9000", "s3.amazonaws.com", "127.0.0.1:9000", "[::1]:9000", "127.0.0.1:"}) {
+    auto r = with(good);
+    EXPECT_TRUE(r.diagnostics.empty()) << good << ": " << dump(r.diagnostics);
+  }
+  EXPECT_TRUE(with("http://minio:9000").has_error(at + ".s3.endpoint", "without a scheme"));
+  EXPECT_TRUE(with("minio:9000/path").has_error(at + ".s3.endpoint", "without a path"));
+  EXPECT_TRUE(with("minio:http").has_error(at + ".s3.endpoint", "no valid port"));
+  EXPECT_TRUE(with("-minio").has_error(at + ".s3.endpoint", "domain name standards"));
+}
+
+TEST(artifact_rules, s3_fields_of_the_event_source_are_warned_about) {
+  auto r = read_and_check(R"(
+s3:
+  bucket: {name: b, key: k}
+  endpoint: 'm:9000'
+  accessKey: {name: a, key: k}
+  secretKey: {name: a, key: s}
+  events: ["s3:ObjectCreated:Put"]
+  caCertificate: {name: ca, key: pem}
+)");
+  EXPECT_TRUE(r.has_warning(at + ".s3.events", "ignored")) << dump(r.diagnostics);
+  EXPECT_TRUE(r.has_warning(at + ".s3.caCertificate", "the system's CAs verify the server"));
 }
 
 TEST(artifact_read, github_app_fields_map_onto_the_model) {

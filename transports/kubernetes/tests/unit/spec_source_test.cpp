@@ -36,9 +36,12 @@ TEST(kubernetes_spec_source, refusals_are_located_at_their_field) {
   EXPECT_TRUE(has_diagnostic(r, source + ".git.githubApp.privateKey",
                              position_of(yaml, "githubApp:"), "privateKey is required"));
 
-  auto s3 = k8s_with_source("            s3: {bucket: {name: b, key: k}, endpoint: 'm:9000'}\n");
+  auto s3 = k8s_with_source("            s3:\n              bucket: {name: b, key: k}\n"
+                            "              endpoint: 'http://m:9000'\n");
+  EXPECT_TRUE(has_diagnostic(load(s3), source + ".s3.endpoint", position_of(s3, "endpoint:"),
+                             "without a scheme"));
   EXPECT_TRUE(
-    has_diagnostic(load(s3), source + ".s3", position_of(s3, "s3:"), "not supported: s3"));
+    has_diagnostic(load(s3), source + ".s3.accessKey", position_of(s3, "s3:"), "is required"));
 }
 
 TEST(kubernetes_spec_source, inline_text_run_could_not_decode_is_refused_by_validate) {
@@ -54,7 +57,7 @@ TEST(kubernetes_spec_source, locations_argo_would_not_read_are_warned_about) {
                              "ignored: file is used", severity::warning));
 }
 
-TEST(kubernetes_spec_source, the_corpus_sources_run_but_s3) {
+TEST(kubernetes_spec_source, every_corpus_source_is_valid) {
   // (file, path, message start) of every error under a trigger's source.
   std::set<std::tuple<std::string, std::string, std::string>> found;
   for (const auto& file : ganglion::test::yaml_files_under(GANGLION_CORPUS_DIR)) {
@@ -68,11 +71,6 @@ TEST(kubernetes_spec_source, the_corpus_sources_run_but_s3) {
         found.emplace(name, d.path, d.message.substr(0, d.message.find(" (")));
   }
   const std::set<std::tuple<std::string, std::string, std::string>> expected{
-    {"complete-trigger-parameterization.yaml", "spec.triggers[0].template.k8s.source.s3",
-     "not supported: s3"},
-    {"context-filter-webhook.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
-    {"multi-trigger-sensor.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
-    {"sensor-minio.yaml", "spec.triggers[0].template.k8s.source.s3", "not supported: s3"},
   };
   EXPECT_EQ(found, expected);
 }
