@@ -65,6 +65,9 @@ std::shared_ptr<core::remote_bus> open_bus(const std::vector<dsl::document>& doc
   if (!bus)
     return nullptr;
   const auto& spec = bus->spec;
+  // The EventBus reads the Secrets of its own namespace.
+  if (secrets)
+    secrets = secrets->for_namespace(bus->metadata.namespace_);
   if (spec.jetstream) {
 #if !GANGLION_WITH_NATS
     throw std::runtime_error("EventBus " + bus->metadata.name

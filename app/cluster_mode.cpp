@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include "ganglion/core/secret_files.hpp"
 #include "ganglion/kubernetes/cluster_manifests.hpp"
 #include "ganglion/kubernetes/cluster_secrets.hpp"
 #include "ganglion/kubernetes/cluster_status.hpp"
@@ -63,6 +64,7 @@ struct cluster_mode::impl {
   std::unique_ptr<k8s::cluster_manifests> manifests;
   std::unique_ptr<k8s::status_writer> writer;
   std::shared_ptr<k8s::cluster_secrets> secrets;
+  std::shared_ptr<const core::secret_store> store;
 
   std::mutex mutex;
   std::condition_variable wake;
@@ -157,13 +159,32 @@ cluster_mode::cluster_mode(const run_options& options, dsl::load_options load)
                  : "namespace(s) " + fmt::format("{}", fmt::join(watch.namespaces, ", ")),
                client->config().origin);
   impl_->writer = std::make_unique<k8s::status_writer>(client);
+  // Each object reads the Secrets of its own namespace; an object of a `-f` file that names
+  // no namespace reads those of the first namespace served (the context's with
+  // --all-namespaces).
   impl_->secrets = std::make_shared<k8s::cluster_secrets>(
-    client,
+    client, watch.namespaces,
     watch.namespaces.empty() ? client->config().default_namespace : watch.namespaces.front());
+  std::shared_ptr<k8s::cluster_secrets> from = impl_->secrets;
+  auto files = std::make_shared<core::secret_files>();
+  impl_->store = std::make_shared<const core::secret_store>(
+    [from](const std::string& ns, const std::string& name, const std::string& key,
+           std::string* error) { return from->read(ns, name, key, error); },
+    files);
+  // Runs on the watches' threads, which `from` joins before it is gone: the raw pointer is
+  // valid there, and the callback owns neither the store nor the watches.
+  impl_->secrets->on_change(
+    [watched = from.get(), weak = std::weak_ptr<core::secret_files>{files}] {
+      if (auto written = weak.lock())
+        written->refresh([watched](const std::string& ns, const std::string& name,
+                                   const std::string& key, std::string* error) {
+          return watched->read(ns, name, key, error);
+        });
+    });
   if (!options.secrets_dir.empty())
-    spdlog::warn("cluster mode reads Secrets through the API (namespace {}); --secrets-dir {} is "
-                 "not used",
-                 impl_->secrets->namespace_name(), options.secrets_dir);
+    spdlog::warn("cluster mode reads Secrets through the API, each object in its namespace; "
+                 "--secrets-dir {} is not used",
+                 options.secrets_dir);
   impl_->manifests = std::make_unique<k8s::cluster_manifests>(
     client, std::move(watch), [this] { impl_->changed(); },
     [this](const std::string& collection, const std::string& error) {
@@ -186,6 +207,7 @@ cluster_mode::~cluster_mode() {
     impl_->republisher.join();
   impl_->manifests.reset();
   impl_->secrets.reset();
+  impl_->store.reset();
 }
 
 std::vector<dsl::document> cluster_mode::documents(const std::vector<dsl::document>& files) {
@@ -238,11 +260,7 @@ std::vector<dsl::document> cluster_mode::documents(const std::vector<dsl::docume
 }
 
 std::shared_ptr<const core::secret_store> cluster_mode::secrets() const {
-  std::shared_ptr<k8s::cluster_secrets> from = impl_->secrets;
-  return std::make_shared<const core::secret_store>(
-    [from](const std::string& name, const std::string& key, std::string* error) {
-      return from->read(name, key, error);
-    });
+  return impl_->store;
 }
 
 void cluster_mode::attach(core::engine& engine, std::function<void()> reload) {

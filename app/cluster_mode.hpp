@@ -32,8 +32,10 @@ public:
   /// `files` (or an earlier object) holds is invalid too. Invalid ones are logged once.
   std::vector<dsl::document> documents(const std::vector<dsl::document>& files);
 
-  /// The secret store of cluster mode: the Kubernetes Secrets of the first namespace watched
-  /// (with --all-namespaces: the kubeconfig context's), read through the API and watched.
+  /// The secret store of cluster mode: the Kubernetes Secrets of every namespace served, read
+  /// through the API and watched; the engine binds each object to its namespace
+  /// (secret_store::for_namespace). Secrets a consumer needs as files are written to a
+  /// private temp directory, rewritten when the Secret changes and removed at exit.
   std::shared_ptr<const core::secret_store> secrets() const;
 
   /// From now on: watch failures show in `engine`'s /v1/status (kind `cluster`), a change of

@@ -78,7 +78,7 @@ std::optional<child_spec> engine::impl::source_child(
   ctx.event = &event;
   ctx.bus = options.remote ? std::static_pointer_cast<bus_publisher>(options.remote)
                            : std::static_pointer_cast<bus_publisher>(bus);
-  ctx.secrets = secrets;
+  ctx.secrets = secrets->for_namespace(es.metadata.namespace_);
   ctx.metrics = &metrics;
   ownership* owners =
     options.remote && is_active_passive(type) ? &options.remote->owners() : nullptr;
@@ -112,12 +112,14 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     spdlog::error("trigger {}: {}", status_name, why);
     return std::nullopt;
   }
+  // Each object reads the Secrets of its own namespace, as Argo's.
+  auto own_secrets = secrets->for_namespace(sensor.metadata.namespace_);
   auto make_context = [&](const dsl::trigger& manifest) {
     trigger_context ctx;
     ctx.sensor_name = sensor.metadata.name;
     ctx.sensor_namespace = sensor.metadata.namespace_;
     ctx.manifest = &manifest;
-    ctx.secrets = secrets;
+    ctx.secrets = own_secrets;
     ctx.metrics = &metrics;
     return ctx;
   };
@@ -147,7 +149,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   setup.factory = factory->second;
   setup.context.sensor_name = sensor.metadata.name;
   setup.context.sensor_namespace = sensor.metadata.namespace_;
-  setup.context.secrets = secrets;
+  setup.context.secrets = own_secrets;
   setup.context.metrics = &metrics;
   setup.concurrency = options.trigger_concurrency;
   setup.dead_letter = std::move(dead_letter);

@@ -45,11 +45,25 @@ bool below(const std::string& path, const std::string& prefix) {
              || path[prefix.size()] == '[');
 }
 
-/// Why secret reference `ref` cannot be read at run time; empty when it can.
-std::string secret_problem(const dsl::secret_key_selector& ref, const runnability_context& cx) {
+/// The namespace of the object of `doc`; empty when it names none.
+std::string namespace_of(const dsl::document& doc) {
+  if (const auto* es = std::get_if<dsl::event_source>(&doc.body))
+    return es->metadata.namespace_;
+  if (const auto* sensor = std::get_if<dsl::sensor>(&doc.body))
+    return sensor->metadata.namespace_;
+  if (const auto* bus = std::get_if<dsl::event_bus>(&doc.body))
+    return bus->metadata.namespace_;
+  return {};
+}
+
+/// Why secret reference `ref` of `doc` cannot be read at run time; empty when it can.
+std::string secret_problem(const dsl::document& doc, const dsl::secret_key_selector& ref,
+                           const runnability_context& cx) {
   if (cx.secrets && cx.secrets->has_backend()) {
     std::string error;
-    return cx.secrets->read(ref.name, ref.key, &error) ? std::string{} : error;
+    return cx.secrets->for_namespace(namespace_of(doc))->read(ref.name, ref.key, &error)
+             ? std::string{}
+             : error;
   }
   const auto& dir = cx.secrets_dir;
   if (dir.empty())
@@ -70,7 +84,7 @@ void check_secrets(refusals_builder& b, const dsl::document& doc, const std::str
   for (const auto& [path, ref] : doc.secret_refs) {
     if (!below(path, prefix))
       continue;
-    if (auto why = secret_problem(ref, cx); !why.empty())
+    if (auto why = secret_problem(doc, ref, cx); !why.empty())
       b.add(doc, kind, name, path, why);
   }
 }

@@ -3,11 +3,21 @@
 #include <fstream>
 #include <sstream>
 
+#include "ganglion/core/secret_files.hpp"
+
 namespace ganglion::core {
 
 secret_store::secret_store(std::string dir) : dir_(std::move(dir)) {}
 
-secret_store::secret_store(lookup backend) : backend_(std::move(backend)) {}
+secret_store::secret_store(lookup backend, std::shared_ptr<secret_files> files)
+  : backend_(std::move(backend)),
+    files_(files ? std::move(files) : std::make_shared<secret_files>()) {}
+
+std::shared_ptr<const secret_store> secret_store::for_namespace(std::string namespace_name) const {
+  auto view = std::make_shared<secret_store>(*this);
+  view->namespace_ = std::move(namespace_name);
+  return view;
+}
 
 std::optional<std::string> secret_store::read(const std::string& name, const std::string& key,
                                               std::string* error) const {
@@ -22,7 +32,7 @@ std::optional<std::string> secret_store::read(const std::string& name, const std
       || key.find('/') != std::string::npos || name == ".." || key == "..")
     return fail("invalid secret reference '" + name + "/" + key + "'");
   if (backend_)
-    return backend_(name, key, error);
+    return backend_(namespace_, name, key, error);
   auto path = dir_ + "/" + name + "/" + key;
   std::ifstream in{path, std::ios::binary};
   if (!in)
@@ -35,6 +45,22 @@ std::optional<std::string> secret_store::read(const std::string& name, const std
   if (!value.empty() && value.back() == '\r')
     value.pop_back();
   return value;
+}
+
+std::optional<std::string> secret_store::file(const std::string& name, const std::string& key,
+                                              std::string* error) const {
+  auto value = read(name, key, error);
+  if (!value)
+    return std::nullopt;
+  if (!backend_)
+    return dir_ + "/" + name + "/" + key;
+  try {
+    return files_->write(namespace_, name, key, *value);
+  } catch (const std::exception& ex) {
+    if (error)
+      *error = "secret " + name + "/" + key + ": " + ex.what();
+    return std::nullopt;
+  }
 }
 
 bool constant_time_equal(const std::string& a, const std::string& b) noexcept {

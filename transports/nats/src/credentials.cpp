@@ -47,14 +47,13 @@ credentials resolve_credentials(const auth_spec& auth, const core::secret_store*
                                          auth.nkey->key, e.what()));
     }
   } else if (auth.credential) {
-    // Read once to fail early with the secret store's message; cnats reads the file itself.
+    // cnats reads the creds file itself: the mounted one, or (cluster mode) a private copy.
     read_secret(secrets, *auth.credential, field + ".credential");
-    if (secrets->has_backend())
-      throw connection_error(field + ".credential: a creds file is handed to the NATS client as "
-                                     "a file, so it needs --secrets-dir (not yet read from a "
-                                     "Kubernetes Secret)");
-    out.credentials_file =
-      secrets->dir() + "/" + auth.credential->name + "/" + auth.credential->key;
+    std::string error;
+    auto file = secrets->file(auth.credential->name, auth.credential->key, &error);
+    if (!file)
+      throw connection_error(field + ".credential: " + error);
+    out.credentials_file = std::move(*file);
   }
   return out;
 }

@@ -62,14 +62,15 @@ git_auth auth_of(const git_artifact& git, const fetch_options& options, const st
     request.timeout = options.timeout;
     auth.basic.emplace("x-access-token", github_app_token(request, at));
   } else if (git.ssh_key_secret) {
+    // libgit2 reads the key from a file: the mounted one, or (cluster mode) a private copy.
     auto at = child_path(path, "sshKeySecret");
-    read_secret(options, *git.ssh_key_secret, at);
-    if (options.secrets->has_backend())
-      throw artifact_error(at + ": an SSH key is handed to libgit2 as a file, so it needs "
-                                "--secrets-dir (not yet read from a Kubernetes Secret)");
-    auth.ssh_key_file =
-      (fs::path{options.secrets->dir()} / git.ssh_key_secret->name / git.ssh_key_secret->key)
-        .string();
+    if (!options.secrets)
+      throw artifact_error(at + ": no secrets are available (--secrets-dir)");
+    std::string error;
+    auto file = options.secrets->file(git.ssh_key_secret->name, git.ssh_key_secret->key, &error);
+    if (!file)
+      throw artifact_error(at + ": " + error);
+    auth.ssh_key_file = std::move(*file);
   }
   return auth;
 }

@@ -3,6 +3,8 @@
 // key is accepted only with insecureIgnoreHostKey (else ~/.ssh/known_hosts decides).
 
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <pwd.h>
 #include <string>
 #include <sys/stat.h>
@@ -15,6 +17,7 @@
 #include "child_process.hpp"
 #include "eventually.hpp"
 #include "files.hpp"
+#include "ganglion/core/secret_files.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "git_fixture.hpp"
 #include "http_sink.hpp"
@@ -123,6 +126,45 @@ TEST(artifact_git_ssh, a_key_from_the_secret_store_clones_over_ssh) {
   } catch (const artifact_error& e) {
     EXPECT_EQ(std::string{e.what()}.rfind(at + ".git.url: cannot clone ", 0), 0u) << e.what();
   }
+}
+
+TEST(artifact_git_ssh, a_key_from_a_kubernetes_secret_is_handed_to_libgit2_as_a_private_file) {
+  auto secrets_dir = test::temp_dir();
+  ssh_server server;
+  if (auto why = server.start(secrets_dir); !why.empty())
+    GTEST_SKIP() << why;
+  git_origin origin;
+  origin.commit_file("wf.yaml", "kind: Workflow\nmetadata:\n  name: from-secret\n");
+
+  // Cluster mode's store: values read by namespace, as a Secret's data is (no trailing newline).
+  std::ifstream in{server.client_key};
+  std::string key{std::istreambuf_iterator<char>{in}, {}};
+  while (!key.empty() && key.back() == '\n')
+    key.pop_back();
+  std::vector<std::string> asked;
+  core::secret_store root{[&](const std::string& ns, const std::string& name,
+                              const std::string& k, std::string*) -> std::optional<std::string> {
+                            asked.push_back(ns + "/" + name + "/" + k);
+                            return key;
+                          },
+                          std::make_shared<core::secret_files>(test::temp_dir())};
+  auto secrets = root.for_namespace("team-a");
+  artifact_location loc;
+  loc.git = git_artifact{};
+  loc.git->url =
+    "ssh://" + user_name() + "@127.0.0.1:" + std::to_string(server.port) + origin.dir();
+  loc.git->file_path = "wf.yaml";
+  loc.git->ssh_key_secret = dsl::secret_key_selector{"git-ssh", "key"};
+  loc.git->insecure_ignore_host_key = true;
+  fetch_options options;
+  options.path = at;
+  options.secrets = secrets.get();
+  options.git_cache_dir = test::temp_dir();
+  options.timeout = std::chrono::seconds(20);
+  auto object = nlohmann::json::parse(fetch_artifact(loc, options));
+  EXPECT_EQ(object["metadata"]["name"], "from-secret");
+  ASSERT_FALSE(asked.empty());
+  EXPECT_EQ(asked.back(), "team-a/git-ssh/key");
 }
 
 TEST(artifact_git_ssh, a_key_the_server_does_not_know_is_refused) {

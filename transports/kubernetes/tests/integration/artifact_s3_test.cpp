@@ -27,7 +27,7 @@ const std::string workflow = "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\n
 std::shared_ptr<core::secret_store> keys(const std::string& access, const std::string& secret) {
   std::map<std::string, std::string> values{{"accesskey", access}, {"secretkey", secret}};
   return std::make_shared<core::secret_store>(
-    [values](const std::string& name, const std::string& key,
+    [values](const std::string&, const std::string& name, const std::string& key,
              std::string* error) -> std::optional<std::string> {
       auto found = values.find(key);
       if (name == "minio" && found != values.end())
