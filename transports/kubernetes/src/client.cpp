@@ -1,6 +1,5 @@
 #include "ganglion/kubernetes/client.hpp"
 
-#include <charconv>
 #include <exception>
 #include <future>
 #include <tuple>
@@ -9,6 +8,7 @@
 
 #include "client_impl.hpp"
 #include "pem.hpp"
+#include "retry_after.hpp"
 
 namespace ganglion::kubernetes {
 
@@ -89,12 +89,9 @@ void api_client::impl::send(const std::shared_ptr<attempt>& a) {
 std::chrono::milliseconds api_client::impl::retry_delay(
   const http::client_response& response) const {
   std::chrono::milliseconds delay = 1s;
-  for (const auto& [name, value] : response.headers) {
-    long seconds = 0;
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-    if (ec == std::errc{} && end == value.data() + value.size() && seconds >= 0)
-      delay = std::chrono::seconds(std::min(seconds, 24L * 3600));
-  }
+  for (const auto& [name, value] : response.headers)
+    if (auto asked = detail::parse_retry_after(value, std::chrono::system_clock::now()))
+      delay = *asked;
   return std::min(delay, options.max_retry_after);
 }
 

@@ -1,9 +1,10 @@
-// What the client computes without a server: paths, messages, and the configurations it
-// refuses at construction.
+// What the client computes without a server: paths, messages, the configurations it refuses at
+// construction, and how long a Retry-After asks to wait.
 
 #include <gtest/gtest.h>
 
 #include "ganglion/kubernetes/client.hpp"
+#include "retry_after.hpp"
 #include "test_pem.hpp"
 #include "test_support.hpp"
 
@@ -88,4 +89,22 @@ TEST(kubernetes_client, a_request_to_no_server_completes_with_the_transport_erro
   EXPECT_EQ(response.status, 0);
   EXPECT_FALSE(response.error.empty());
   EXPECT_EQ(response.message(), response.error);
+}
+
+TEST(kubernetes_client, retry_after_is_read_as_seconds_or_as_an_http_date) {
+  using kubernetes::detail::parse_retry_after;
+  using namespace std::chrono;
+  // Sun, 06 Nov 1994 08:49:37 GMT, RFC 9110's example date.
+  auto now = system_clock::from_time_t(784111777);
+  EXPECT_EQ(parse_retry_after("3", now), milliseconds{3000});
+  EXPECT_EQ(parse_retry_after("0", now), milliseconds{0});
+  EXPECT_EQ(parse_retry_after("Sun, 06 Nov 1994 08:49:42 GMT", now), milliseconds{5000});
+  EXPECT_EQ(parse_retry_after("Sunday, 06-Nov-94 08:50:37 GMT", now), milliseconds{60000});
+  EXPECT_EQ(parse_retry_after("Sun Nov  6 08:49:47 1994", now), milliseconds{10000});
+  // A date already past asks for no wait; a day is the most any value asks for.
+  EXPECT_EQ(parse_retry_after("Sun, 06 Nov 1994 08:00:00 GMT", now), milliseconds{0});
+  EXPECT_EQ(parse_retry_after("999999", now), milliseconds{24L * 3600 * 1000});
+  EXPECT_EQ(parse_retry_after("-1", now), std::nullopt);
+  EXPECT_EQ(parse_retry_after("soon", now), std::nullopt);
+  EXPECT_EQ(parse_retry_after("", now), std::nullopt);
 }
