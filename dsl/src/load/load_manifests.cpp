@@ -1,11 +1,8 @@
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
-#include <thread>
 #include <tuple>
 
 #include <yaml-cpp/yaml.h>
@@ -188,41 +185,6 @@ std::vector<std::filesystem::path> manifests_in(const std::string& dir, load_res
   return files;
 }
 
-/// One entry of a load, in the order of the paths given: a file to read, or only what was
-/// found instead (a missing path, a directory without manifests).
-struct load_part {
-  std::filesystem::path file; ///< empty: `result` is all there is
-  load_result result;
-};
-
-/// Loads the files of `parts`, each into its own part, on up to one thread per core: files are
-/// independent until their objects are compared (report_duplicates), so 10 000 sensors in ten
-/// files load in a fraction of the time on a machine with several cores.
-void load_files(std::vector<load_part>& parts, const load_options& options) {
-  std::vector<load_part*> files;
-  for (auto& part : parts)
-    if (!part.file.empty())
-      files.push_back(&part);
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (auto i = next++; i < files.size(); i = next++) {
-      auto& part = *files[i];
-      try {
-        load_file(part.file, options, part.result);
-      } catch (const std::exception& e) {
-        add_file_diagnostic(part.result, part.file.string(), 0, 0,
-                            std::string{"internal error while loading the file: "} + e.what());
-      }
-    }
-  };
-  const auto cores = std::max(1u, std::thread::hardware_concurrency());
-  const auto threads = std::min<std::size_t>(files.size(), cores);
-  std::vector<std::jthread> helpers;
-  for (std::size_t t = 1; t < threads; ++t)
-    helpers.emplace_back(work);
-  work();
-}
-
 } // namespace
 
 load_result load_manifest_text(const std::string& text, const std::string& file,
@@ -254,31 +216,18 @@ load_result load_object_text(const std::string& text, const std::string& object,
 
 load_result load_manifests(const std::vector<std::string>& paths, const load_options& options) {
   namespace fs = std::filesystem;
-  std::vector<load_part> parts;
+  load_result result;
   for (const auto& given : paths) {
     std::error_code ec;
     fs::path path{given};
     if (fs::is_directory(path, ec)) {
-      load_part listing;
-      auto files = manifests_in(given, listing.result);
-      parts.push_back(std::move(listing));
-      for (auto& file : files)
-        parts.push_back(load_part{std::move(file), {}});
+      for (const auto& file : manifests_in(given, result))
+        load_file(file, options, result);
     } else if (fs::exists(path, ec)) {
-      parts.push_back(load_part{path, {}});
+      load_file(path, options, result);
     } else {
-      load_part missing;
-      add_file_diagnostic(missing.result, given, 0, 0, "no such file or directory");
-      parts.push_back(std::move(missing));
+      add_file_diagnostic(result, given, 0, 0, "no such file or directory");
     }
-  }
-  load_files(parts, options);
-  load_result result;
-  for (auto& part : parts) {
-    std::move(part.result.documents.begin(), part.result.documents.end(),
-              std::back_inserter(result.documents));
-    std::move(part.result.diagnostics.begin(), part.result.diagnostics.end(),
-              std::back_inserter(result.diagnostics));
   }
   detail::report_duplicates(result);
   return result;
