@@ -1,5 +1,8 @@
+#include <variant>
+
 #include <gtest/gtest.h>
 
+#include "ganglion/dsl/load.hpp"
 #include "sensor/sensor_core.hpp"
 
 using namespace ganglion;
@@ -289,4 +292,91 @@ TEST(sensor_core, a_transformed_event_keeps_the_delivered_event_alive) {
   EXPECT_FALSE(watch.expired());
   sc.reset();
   EXPECT_TRUE(watch.expired());
+}
+
+namespace {
+
+constexpr const char* filtered_sensor = R"(apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: filtered
+spec:
+  dependencies:
+    - name: pr
+      eventSourceName: es
+      eventName: one
+      filters:
+        data:
+          - path: body.action
+            type: string
+            value: ["^open"]
+        exprs:
+          - expr: n > 1
+            fields:
+              - name: n
+                path: body.n
+  triggers:
+    - template:
+        name: t
+        log: {}
+)";
+
+} // namespace
+
+TEST(sensor_core, runs_the_filters_the_loader_compiled_without_compiling_them_again) {
+  auto loaded = dsl::load_manifest_text(filtered_sensor, "sensor.yaml");
+  ASSERT_FALSE(dsl::has_errors(loaded.diagnostics));
+  const auto& manifest = std::get<dsl::sensor>(loaded.documents.at(0).body);
+  const auto& compiled = manifest.spec.dependencies.at(0).precompiled;
+  ASSERT_NE(compiled, nullptr);
+  ASSERT_TRUE(compiled->data && compiled->exprs);
+
+  core::sensor_core sc{manifest};
+  EXPECT_EQ(sc.dependencies().at(0).compiled, compiled);
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "one", R"({"body":{"action":"opened","n":2}})"), out);
+  sc.process(make_event("es", "one", R"({"body":{"action":"closed","n":2}})"), out);
+  sc.process(make_event("es", "one", R"({"body":{"action":"opened","n":1}})"), out);
+  EXPECT_EQ(out.size(), 1u);
+}
+
+TEST(sensor_core, compiles_the_filters_of_a_sensor_built_without_the_loader) {
+  auto dep = dependency("pr", "es", "one");
+  dsl::data_filter action;
+  action.path = "body.action";
+  action.type = "string";
+  action.value = {"^open"};
+  dep.filters.emplace().data = {action};
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")})};
+  ASSERT_NE(sc.dependencies().at(0).compiled, nullptr);
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "one", R"({"body":{"action":"closed"}})"), out);
+  sc.process(make_event("es", "one", R"({"body":{"action":"opened"}})"), out);
+  EXPECT_EQ(out.size(), 1u);
+}
+
+TEST(sensor_core, sensors_of_one_load_with_the_same_filters_share_one_compiled_copy) {
+  std::string other = filtered_sensor;
+  other.replace(other.find("name: filtered"), 14, "name: filtered-2");
+  std::string different = other;
+  different.replace(different.find("name: filtered-2"), 16, "name: filtered-3");
+  different.replace(different.find("n > 1"), 5, "n > 2");
+  auto loaded = dsl::load_manifest_text(
+    std::string{filtered_sensor} + "---\n" + other + "---\n" + different, "sensors.yaml");
+  ASSERT_FALSE(dsl::has_errors(loaded.diagnostics));
+  ASSERT_EQ(loaded.documents.size(), 3u);
+  auto compiled = [&](std::size_t i) {
+    return std::get<dsl::sensor>(loaded.documents[i].body).spec.dependencies.at(0).precompiled;
+  };
+  ASSERT_NE(compiled(0), nullptr);
+  EXPECT_EQ(compiled(0), compiled(1));
+  EXPECT_NE(compiled(0), compiled(2));
+
+  core::sensor_core first{std::get<dsl::sensor>(loaded.documents[1].body)};
+  core::sensor_core second{std::get<dsl::sensor>(loaded.documents[2].body)};
+  std::vector<core::firing> out;
+  first.process(make_event("es", "one", R"({"body":{"action":"opened","n":2}})"), out);
+  EXPECT_EQ(out.size(), 1u);
+  second.process(make_event("es", "one", R"({"body":{"action":"opened","n":2}})"), out);
+  EXPECT_EQ(out.size(), 1u) << "n > 2 is another filter";
 }

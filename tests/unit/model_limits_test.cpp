@@ -68,7 +68,11 @@ TEST(model_limits, the_nodes_of_every_document_of_a_file_count_together) {
   for (int i = 0; i < 3; ++i)
     yaml += "---\nk: [1, 2, 3]\n";
   EXPECT_TRUE(clean(load(yaml, load_options{.max_nodes = 18})));
-  EXPECT_TRUE(has_message(load(yaml, load_options{.max_nodes = 17}), "more than 17 YAML nodes"));
+  auto r = load(yaml, load_options{.max_nodes = 17});
+  // The 18th node is the third document's `3` (line 6, column 11).
+  EXPECT_TRUE(has_diagnostic(r, "", 6, 11, "the file has more than 17 YAML nodes"));
+  EXPECT_EQ(r.diagnostics.size(), 1u) << dump(r);
+  EXPECT_TRUE(r.documents.empty()) << "the documents before the one crossing the limit go too";
 }
 
 TEST(model_limits, nesting_is_limited_to_max_depth_levels) {

@@ -69,10 +69,13 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
             fmt::format("dependency '{}': {} filter: {}", dep.name, kind, ex.what()));
         }
       };
-      if (!f.exprs.empty())
-        compile("exprs", [&] { c.exprs.emplace(f.exprs, f.expr_logical_operator); });
-      if (!f.data.empty())
-        compile("data", [&] { c.data.emplace(f.data, f.data_logical_operator); });
+      c.compiled = dep.precompiled;
+      if (!c.compiled)
+        try {
+          c.compiled = dsl::precompile_filters(f);
+        } catch (const std::exception& ex) {
+          throw std::runtime_error(fmt::format("dependency '{}': {}", dep.name, ex.what()));
+        }
       if (f.context)
         c.context = *f.context;
       if (f.time)
@@ -173,9 +176,10 @@ bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
       problems.push_back(fmt::format("{} filter: {}", kind, outcome.error));
     return dep.filters_or || outcome.error.empty();
   };
-  if (dep.exprs && !apply("expr", dep.exprs->evaluate(view)))
+  const auto* compiled = dep.compiled.get();
+  if (compiled && compiled->exprs && !apply("expr", compiled->exprs->evaluate(view)))
     return false;
-  if (dep.data && !apply("data", dep.data->evaluate(view)))
+  if (compiled && compiled->data && !apply("data", compiled->data->evaluate(view)))
     return false;
   if (dep.context && !apply("context", dsl::evaluate_context_filter(*dep.context, view)))
     return false;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "ganglion/dsl/expr/condition.hpp"
 #include "ganglion/dsl/filter/expr_filter.hpp"
 #include "ganglion/dsl/filter/filter_eval.hpp"
+#include "ganglion/dsl/filter/precompiled_filters.hpp"
 #include "ganglion/dsl/script/jq_transform.hpp"
 #include "ganglion/dsl/script/lua_script.hpp"
 #include "ganglion/dsl/filter/time_filter.hpp"
@@ -29,8 +31,8 @@ struct compiled_dependency {
   std::string name;
   std::string event_source_name;
   std::string event_name;
-  std::optional<dsl::compiled_expr_filters> exprs;
-  std::optional<dsl::compiled_data_filters> data;
+  /// Data and expr filters, shared with the manifest when the loader compiled them.
+  std::shared_ptr<const dsl::precompiled_filters> compiled;
   std::optional<dsl::event_context> context;
   std::optional<dsl::compiled_time_filter> time;
   std::optional<dsl::compiled_script_filter> script;

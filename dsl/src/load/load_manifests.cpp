@@ -12,6 +12,7 @@
 #include "load/load_duplicates.hpp"
 #include "load/load_fingerprints.hpp"
 #include "load/load_kinds.hpp"
+#include "validate/filter_cache.hpp"
 #include "validate/validate.hpp"
 #include "ganglion/dsl/kind/yaml_limits.hpp"
 #include "yaml/yaml_locations.hpp"
@@ -65,23 +66,25 @@ void load_body(const YAML::Node& root, const detail::load_context& cx) {
   doc.fingerprints = detail::fingerprint_document(root, doc.kind);
 }
 
-void load_document(const YAML::Node& root, const std::string& file, const load_options& options,
-                   load_result& result) {
+/// Loads one document into `result`; false (and nothing loaded) once the file's documents so far
+/// cross the depth or node limit, counted in `nodes`.
+bool load_document(const YAML::Node& root, const std::string& file, const load_options& options,
+                   detail::filter_cache& filters, std::size_t& nodes, load_result& result) {
   document doc;
   doc.where.file = file;
   if (auto mark = root.Mark(); mark.line >= 0) {
     doc.where.line = mark.line + 1;
     doc.where.column = mark.column + 1;
   }
-  detail::load_context cx{doc, result.diagnostics, options};
+  detail::load_context cx{doc, result.diagnostics, options, &filters};
   const auto first = result.diagnostics.size();
   try {
-    if (detail::record_locations(root, cx)) {
-      if (root.IsMap())
-        load_body(root, cx);
-      else
-        cx.error("", "a manifest document must be a map, got " + detail::describe(root));
-    }
+    if (!detail::record_locations(root, cx, nodes))
+      return false;
+    if (root.IsMap())
+      load_body(root, cx);
+    else
+      cx.error("", "a manifest document must be a map, got " + detail::describe(root));
   } catch (const std::exception& e) {
     doc.body = std::monostate{};
     cx.error("", std::string{"internal error while loading the document: "} + e.what());
@@ -92,6 +95,7 @@ void load_document(const YAML::Node& root, const std::string& file, const load_o
                             < std::tie(b.where.line, b.where.column);
                    });
   result.documents.push_back(std::move(doc));
+  return true;
 }
 
 std::string too_large(std::uintmax_t bytes, const load_options& options) {
@@ -100,13 +104,13 @@ std::string too_large(std::uintmax_t bytes, const load_options& options) {
 }
 
 void load_text_into(const std::string& text, const std::string& file, const load_options& options,
-                    load_result& result) {
+                    detail::filter_cache& filters, load_result& result) {
   if (text.size() > options.max_file_bytes) {
     add_file_diagnostic(result, file, 0, 0, too_large(text.size(), options));
     return;
   }
   // The streaming limits pass parses the text once more; it runs before building only when an
-  // alias could expand, and otherwise only to locate a limit the built tree crosses.
+  // alias could expand, and otherwise only to locate a limit that walking the built tree crosses.
   const bool may_alias = detail::may_alias(text);
   auto refuse = [&] {
     auto refused = detail::check_yaml_limits(text, file, options);
@@ -119,8 +123,6 @@ void load_text_into(const std::string& text, const std::string& file, const load
   std::vector<YAML::Node> roots;
   try {
     roots = YAML::LoadAll(text);
-    if (!may_alias && !detail::within_limits(roots, options) && refuse())
-      return;
   } catch (const YAML::Exception& e) {
     if (!may_alias && refuse()) // e.g. yaml-cpp's own depth guard, past ours
       return;
@@ -132,13 +134,25 @@ void load_text_into(const std::string& text, const std::string& file, const load
     add_file_diagnostic(result, file, 0, 0, std::string{"cannot parse the YAML: "} + e.what());
     return;
   }
-  for (const auto& root : roots)
-    if (!detail::is_absent(root))
-      load_document(root, file, options, result);
+  const auto documents = result.documents.size();
+  const auto diagnostics = result.diagnostics.size();
+  std::size_t nodes = 0;
+  for (const auto& root : roots) {
+    if (detail::is_absent(root) || load_document(root, file, options, filters, nodes, result))
+      continue;
+    result.documents.resize(documents);
+    result.diagnostics.resize(diagnostics);
+    if (!refuse())
+      add_file_diagnostic(result, file, 0, 0,
+                          "the file has more than " + std::to_string(options.max_nodes)
+                            + " YAML nodes or nests deeper than "
+                            + std::to_string(options.max_depth) + " levels");
+    return;
+  }
 }
 
 void load_file(const std::filesystem::path& path, const load_options& options,
-               load_result& result) {
+               detail::filter_cache& filters, load_result& result) {
   std::error_code ec;
   if (auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > options.max_file_bytes) {
     add_file_diagnostic(result, path.string(), 0, 0, too_large(bytes, options));
@@ -151,7 +165,7 @@ void load_file(const std::filesystem::path& path, const load_options& options,
   }
   std::ostringstream content;
   content << in.rdbuf();
-  load_text_into(content.str(), path.string(), options, result);
+  load_text_into(content.str(), path.string(), options, filters, result);
 }
 
 bool is_manifest(const std::filesystem::path& path) {
@@ -190,7 +204,8 @@ std::vector<std::filesystem::path> manifests_in(const std::string& dir, load_res
 load_result load_manifest_text(const std::string& text, const std::string& file,
                                const load_options& options) {
   load_result result;
-  load_text_into(text, file, options, result);
+  detail::filter_cache filters;
+  load_text_into(text, file, options, filters, result);
   detail::report_duplicates(result);
   return result;
 }
@@ -198,7 +213,8 @@ load_result load_manifest_text(const std::string& text, const std::string& file,
 load_result load_object_text(const std::string& text, const std::string& object,
                              const load_options& options) {
   load_result result;
-  load_text_into(text, object, options, result);
+  detail::filter_cache filters;
+  load_text_into(text, object, options, filters, result);
   auto unplace = [](source_location& at) {
     at.line = 0;
     at.column = 0;
@@ -217,14 +233,15 @@ load_result load_object_text(const std::string& text, const std::string& object,
 load_result load_manifests(const std::vector<std::string>& paths, const load_options& options) {
   namespace fs = std::filesystem;
   load_result result;
+  detail::filter_cache filters;
   for (const auto& given : paths) {
     std::error_code ec;
     fs::path path{given};
     if (fs::is_directory(path, ec)) {
       for (const auto& file : manifests_in(given, result))
-        load_file(file, options, result);
+        load_file(file, options, filters, result);
     } else if (fs::exists(path, ec)) {
-      load_file(path, options, result);
+      load_file(path, options, filters, result);
     } else {
       add_file_diagnostic(result, given, 0, 0, "no such file or directory");
     }

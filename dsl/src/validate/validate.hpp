@@ -9,8 +9,9 @@ namespace ganglion::dsl::detail {
 /// ganglion's webhook rules; reports every problem into cx.
 void validate_event_source(const event_source& source, const load_context& cx);
 
-/// Argo's Sensor rules (reconciler/sensor/validate.go) plus condition checks.
-void validate_sensor(const sensor& sensor, const load_context& cx);
+/// Argo's Sensor rules (reconciler/sensor/validate.go) plus condition checks; keeps each
+/// dependency's compiled data and expr filters on it (`precompiled`) for the sensor to share.
+void validate_sensor(sensor& sensor, const load_context& cx);
 
 /// Argo's EventBus rules (reconciler/eventbus/validate.go).
 void validate_event_bus(const event_bus& bus, const load_context& cx);

@@ -163,33 +163,20 @@ bool may_alias(const std::string& text) {
   return text.find('*') != std::string::npos;
 }
 
-namespace {
-
-/// Counts the nodes of `node` at `depth` into `nodes`; false once a limit is crossed.
-bool count_within(const YAML::Node& node, int depth, std::size_t& nodes,
-                  const load_options& options) {
+bool count_nodes(const YAML::Node& node, int depth, std::size_t& nodes,
+                 const load_options& options) {
   if (depth > options.max_depth || ++nodes > options.max_nodes)
     return false;
   if (node.IsMap()) {
     for (const auto& pair : node)
-      if (!count_within(pair.first, depth + 1, nodes, options)
-          || !count_within(pair.second, depth + 1, nodes, options))
+      if (!count_nodes(pair.first, depth + 1, nodes, options)
+          || !count_nodes(pair.second, depth + 1, nodes, options))
         return false;
   } else if (node.IsSequence()) {
     for (const auto& item : node)
-      if (!count_within(item, depth + 1, nodes, options))
+      if (!count_nodes(item, depth + 1, nodes, options))
         return false;
   }
-  return true;
-}
-
-} // namespace
-
-bool within_limits(const std::vector<YAML::Node>& roots, const load_options& options) {
-  std::size_t nodes = 0;
-  for (const auto& root : roots)
-    if (!count_within(root, 1, nodes, options))
-      return false;
   return true;
 }
 

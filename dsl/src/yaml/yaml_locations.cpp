@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "ganglion/dsl/kind/yaml_limits.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
@@ -18,19 +19,23 @@ source_location location_of(const YAML::Mark& mark, const load_context& cx) {
   return where;
 }
 
-bool walk(const YAML::Node& node, const std::string& path, int depth, const load_context& cx) {
-  if (depth >= cx.options.max_depth) { // check_yaml_limits refuses such a file before
-    auto top = path;
-    while (!parent_path(top).empty())
-      top = parent_path(top);
-    cx.error(top, "nesting deeper than " + std::to_string(cx.options.max_depth) + " levels");
+/// Walks `node` at nesting level `depth` (0 for a document); false once a limit is crossed.
+bool walk(const YAML::Node& node, const std::string& path, int depth, const load_context& cx,
+          std::size_t& nodes) {
+  const auto& options = cx.options;
+  if (depth >= options.max_depth || ++nodes > options.max_nodes)
     return false;
-  }
   if (node.IsMap()) {
     std::set<std::string> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
-      if (!it->first.IsScalar())
+      if (!it->first.IsScalar()) {
+        if (!count_nodes(it->first, depth + 2, nodes, options)
+            || !count_nodes(it->second, depth + 2, nodes, options))
+          return false;
         continue;
+      }
+      if (++nodes > options.max_nodes)
+        return false;
       const auto& key = it->first.Scalar();
       auto key_path = child_path(path, key);
       if (!seen.insert(key).second) {
@@ -39,10 +44,12 @@ bool walk(const YAML::Node& node, const std::string& path, int depth, const load
         d.path = key_path;
         d.message = "duplicate key \"" + key + "\"";
         cx.diagnostics.push_back(std::move(d));
+        if (!count_nodes(it->second, depth + 2, nodes, options))
+          return false;
         continue;
       }
       cx.doc.locations.emplace(key_path, location_of(it->first.Mark(), cx));
-      if (!walk(it->second, key_path, depth + 1, cx))
+      if (!walk(it->second, key_path, depth + 1, cx, nodes))
         return false;
     }
   } else if (node.IsSequence()) {
@@ -50,7 +57,7 @@ bool walk(const YAML::Node& node, const std::string& path, int depth, const load
       auto item = item_path(path, i);
       if (node[i].Mark().line >= 0)
         cx.doc.locations.emplace(item, location_of(node[i].Mark(), cx));
-      if (!walk(node[i], item, depth + 1, cx))
+      if (!walk(node[i], item, depth + 1, cx, nodes))
         return false;
     }
   }
@@ -59,8 +66,8 @@ bool walk(const YAML::Node& node, const std::string& path, int depth, const load
 
 } // namespace
 
-bool record_locations(const YAML::Node& root, const load_context& cx) {
-  return walk(root, "", 0, cx);
+bool record_locations(const YAML::Node& root, const load_context& cx, std::size_t& nodes) {
+  return walk(root, "", 0, cx, nodes);
 }
 
 } // namespace ganglion::dsl::detail

@@ -11,11 +11,15 @@
 
 namespace ganglion::dsl::detail {
 
+class filter_cache;
+
 /// What loading and validating one document reports into.
 struct load_context {
   document& doc;
   std::vector<diagnostic>& diagnostics;
   const load_options& options;
+  /// Compiled filters shared by the documents of one load (null: each compiles its own).
+  filter_cache* filters = nullptr;
 
   /// Reports an error at `path` (located at the path or its nearest existing ancestor).
   void error(const std::string& path, std::string message) const;

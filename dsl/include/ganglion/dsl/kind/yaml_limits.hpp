@@ -20,12 +20,14 @@ std::optional<diagnostic> check_yaml_limits(const std::string& text, const std::
                                             const load_options& options);
 
 /// Whether `text` may hold an alias (a `*` anywhere). Without one, the tree yaml-cpp builds is
-/// no larger than the text (bounded by max_file_bytes), so the limits can be checked on it with
-/// within_limits() instead of a second parse.
+/// no larger than the text (bounded by max_file_bytes), so the limits are checked while the
+/// loader walks it (count_nodes()) instead of in a second parse.
 bool may_alias(const std::string& text);
 
-/// Whether the trees of `roots` stay within the depth and node limits of `options` (the node
-/// limit counts over all of them, as for a file). Stops counting at the first limit crossed.
-bool within_limits(const std::vector<YAML::Node>& roots, const load_options& options);
+/// Counts `node` and what it holds into `nodes` (the count of the whole file so far), `node`
+/// being at nesting level `depth` (1 for a document); false once the depth or node limit of
+/// `options` is crossed, where counting stops.
+bool count_nodes(const YAML::Node& node, int depth, std::size_t& nodes,
+                 const load_options& options);
 
 } // namespace ganglion::dsl::detail

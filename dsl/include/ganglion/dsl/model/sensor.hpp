@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "ganglion/dsl/model/trigger.hpp"
 
 namespace ganglion::dsl {
+
+struct precompiled_filters;
 
 /// A data filter (`filters.data[]`).
 struct data_filter {
@@ -77,6 +80,9 @@ struct event_dependency {
   std::optional<dependency_filter> filters;
   std::optional<dependency_transform> transform;
   std::string filters_logical_operator;
+  /// Its data and expr filters as the loader compiled them (null when the sensor was built
+  /// another way, or they did not compile): the sensor shares them instead of compiling again.
+  std::shared_ptr<const precompiled_filters> precompiled;
 };
 
 /// The Sensor spec.
