@@ -380,3 +380,34 @@ TEST(sensor_core, sensors_of_one_load_with_the_same_filters_share_one_compiled_c
   second.process(make_event("es", "one", R"({"body":{"action":"opened","n":2}})"), out);
   EXPECT_EQ(out.size(), 1u) << "n > 2 is another filter";
 }
+
+TEST(sensor_core, shares_the_conditions_the_loader_compiled) {
+  auto loaded = dsl::load_manifest_text(R"(apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: either
+spec:
+  dependencies:
+    - name: a
+      eventSourceName: es
+      eventName: one
+    - name: b
+      eventSourceName: es
+      eventName: two
+  triggers:
+    - template:
+        name: t
+        conditions: "a || b"
+        log: {}
+)",
+                                        "sensor.yaml");
+  ASSERT_FALSE(dsl::has_errors(loaded.diagnostics));
+  const auto& manifest = std::get<dsl::sensor>(loaded.documents.at(0).body);
+  const auto& compiled = manifest.spec.triggers.at(0).template_.compiled_conditions;
+  ASSERT_NE(compiled, nullptr);
+  core::sensor_core sc{manifest};
+  EXPECT_EQ(sc.triggers().at(0).condition, compiled);
+  std::vector<core::firing> out;
+  sc.process(make_event("es", "two", "{}"), out);
+  EXPECT_EQ(out.size(), 1u);
+}

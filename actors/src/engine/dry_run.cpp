@@ -136,10 +136,10 @@ std::string dry_run::process(event e) {
       std::vector<std::string> holding;
       for (std::size_t var = 0; var < trig.present.size(); ++var)
         if (trig.present[var])
-          holding.push_back(trig.condition.variables()[var]);
+          holding.push_back(trig.condition->variables()[var]);
       if (!holding.empty())
         out += fmt::format("    trigger {} waits: condition \"{}\" holds events for: {}\n",
-                           trig.name, trig.condition.text(), fmt::join(holding, ", "));
+                           trig.name, trig.condition->text(), fmt::join(holding, ", "));
     }
   }
   if (!anyone)

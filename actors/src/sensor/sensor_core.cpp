@@ -121,12 +121,16 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
     compiled_trigger t;
     t.name = tmpl.name;
     try {
-      t.condition = tmpl.conditions.empty() ? dsl::condition::all_of(all_names)
-                                            : dsl::condition::parse(tmpl.conditions);
+      if (tmpl.compiled_conditions)
+        t.condition = tmpl.compiled_conditions;
+      else
+        t.condition = std::make_shared<const dsl::condition>(
+          tmpl.conditions.empty() ? dsl::condition::all_of(all_names)
+                                  : dsl::condition::parse(tmpl.conditions));
     } catch (const std::exception& ex) {
       throw std::runtime_error(fmt::format("trigger '{}': conditions: {}", tmpl.name, ex.what()));
     }
-    for (const auto& var : t.condition.variables()) {
+    for (const auto& var : t.condition->variables()) {
       auto it = by_name.find(var);
       if (it == by_name.end())
         throw std::runtime_error(fmt::format(
@@ -293,7 +297,7 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
   }
   for (auto t : touched) {
     auto& trig = triggers_[t];
-    if (!trig.condition.evaluate(trig.present))
+    if (!trig.condition->evaluate(trig.present))
       continue;
     // Built in place, the held events moved into it: no copy of the firing, no count traffic.
     auto& f = out.emplace_back();

@@ -51,7 +51,8 @@ struct compiled_dependency {
 /// A trigger's condition with its join state.
 struct compiled_trigger {
   std::string name;
-  dsl::condition condition;
+  /// Shared with the manifest when the loader compiled it.
+  std::shared_ptr<const dsl::condition> condition;
   /// variable index → dependency index.
   std::vector<std::size_t> variable_dependency;
   /// variable index → the latest event held for it (join state).

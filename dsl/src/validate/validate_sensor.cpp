@@ -197,7 +197,7 @@ void validate_sensor(sensor& s, const load_context& cx) {
     cx.error("spec.triggers", "a sensor needs at least one trigger");
   std::map<std::string, std::size_t> first_index;
   for (std::size_t i = 0; i < s.spec.triggers.size(); ++i) {
-    const auto& t = s.spec.triggers[i];
+    auto& t = s.spec.triggers[i];
     auto at = item_path("spec.triggers", i);
     validate_trigger(t, at, dependencies, cx);
     const auto& name = t.template_.name;

@@ -1,6 +1,7 @@
 #include "validate/validate_trigger.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -18,18 +19,26 @@ namespace ganglion::dsl::detail {
 
 namespace {
 
-void validate_conditions(const std::string& text, const std::string& path,
-                         const std::set<std::string>& dependencies, const load_context& cx) {
+/// The compiled `conditions` (null when empty or invalid, the error reported).
+std::shared_ptr<const condition> validate_conditions(const std::string& text,
+                                                     const std::string& path,
+                                                     const std::set<std::string>& dependencies,
+                                                     const load_context& cx) {
   if (text.empty())
-    return;
+    return nullptr;
   try {
-    auto compiled = condition::parse(text);
-    for (const auto& name : compiled.variables())
-      if (!dependencies.contains(name))
+    auto compiled = std::make_shared<const condition>(condition::parse(text));
+    bool known = true;
+    for (const auto& name : compiled->variables())
+      if (!dependencies.contains(name)) {
         cx.error(path, "conditions reference \"" + name + "\", which is not a dependency");
+        known = false;
+      }
+    return known ? compiled : nullptr;
   } catch (const compile_error& e) {
     cx.error(path, std::string{"invalid conditions: "} + e.what());
   }
+  return nullptr;
 }
 
 void validate_conditions_reset(const std::vector<conditions_reset>& resets,
@@ -78,7 +87,7 @@ void validate_action(const trigger_action& action, const std::string& path,
     validate_unmodelled_action(action.type, spec, path, scope, cx);
 }
 
-void validate_template(const trigger_template& t, const std::string& path,
+void validate_template(trigger_template& t, const std::string& path,
                        const parameter_scope& scope, const load_context& cx) {
   const auto& dependencies = scope.dependencies;
   if (!present(cx, path)) {
@@ -86,7 +95,8 @@ void validate_template(const trigger_template& t, const std::string& path,
     return;
   }
   require(t.name, child_path(path, "name"), "trigger template name", cx);
-  validate_conditions(t.conditions, child_path(path, "conditions"), dependencies, cx);
+  t.compiled_conditions =
+    validate_conditions(t.conditions, child_path(path, "conditions"), dependencies, cx);
   validate_conditions_reset(t.conditions_reset_, child_path(path, "conditionsReset"), cx);
   for (auto type : trigger_action_types) {
     auto key = child_path(path, type);
@@ -131,7 +141,7 @@ void validate_rate_limit(const trigger& t, const std::string& path, const load_c
 
 } // namespace
 
-void validate_trigger(const trigger& t, const std::string& path,
+void validate_trigger(trigger& t, const std::string& path,
                       const std::set<std::string>& dependencies, const load_context& cx) {
   parameter_scope scope{dependencies, {}};
   for (const auto& p : t.parameters)

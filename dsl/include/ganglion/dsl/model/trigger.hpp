@@ -14,6 +14,8 @@
 
 namespace ganglion::dsl {
 
+class condition;
+
 /// Where a parameter takes its value from.
 struct trigger_parameter_source {
   std::string dependency_name;
@@ -79,6 +81,9 @@ struct conditions_reset {
 struct trigger_template {
   std::string name;
   std::string conditions;
+  /// `conditions` as the loader compiled them (null when empty or invalid): the sensor shares
+  /// them instead of parsing them again.
+  std::shared_ptr<const condition> compiled_conditions;
   std::vector<conditions_reset> conditions_reset_;
   /// The actions present, in manifest order (exactly one is valid).
   std::vector<trigger_action> actions;
