@@ -10,7 +10,8 @@ namespace ganglion::dsl::detail {
 void validate_event_source(const event_source& source, const load_context& cx);
 
 /// Argo's Sensor rules (reconciler/sensor/validate.go) plus condition checks; keeps each
-/// dependency's compiled data and expr filters on it (`precompiled`) for the sensor to share.
+/// dependency's compiled data and expr filters (`precompiled`) and each template's compiled
+/// conditions (`compiled_conditions`) on the model for the sensor to share.
 void validate_sensor(sensor& sensor, const load_context& cx);
 
 /// Argo's EventBus rules (reconciler/eventbus/validate.go).

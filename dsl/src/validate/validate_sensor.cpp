@@ -118,8 +118,8 @@ bool errors_since(std::size_t first, const load_context& cx) {
 }
 
 /// Compiles the data and expr filters as the sensor runs them (once per load for the same
-/// filters); null (and `error` set) when they
-/// do not compile, and validate_filters() then compiles each part to say where.
+/// filters); null (and `error` set) when they do not compile, and validate_filters() then
+/// compiles each part to say where.
 std::shared_ptr<const precompiled_filters> precompile(const dependency_filter& f,
                                                       const load_context& cx, std::string& error) {
   try {
