@@ -30,6 +30,8 @@ struct run_options {
   std::size_t bus_capacity = 65536;
   double shutdown_grace_seconds = 10;
   double dedup_window_seconds = 300;
+  /// Time one run of a sensor's jq or Lua script may take (Go duration).
+  std::string script_budget = "100ms";
   std::size_t scheduler_threads = 0; ///< actor scheduler threads; 0: cores − 1, at least 1
   std::size_t io_threads = 2;        ///< HTTP server threads (webhooks, admin)
   /// This replica's id on a remote bus; empty: `<hostname>-<pid>-<random>`.

@@ -89,6 +89,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--dedup-window", run.dedup_window_seconds,
                       "Seconds a sensor remembers event ids to skip duplicates (0: off)")
     ->capture_default_str();
+  run_cmd->add_option("--script-budget", run.script_budget,
+                      "Time one run of a sensor's jq or Lua script may take before it is cut "
+                      "off and the event fails that dependency (Go duration)")
+    ->capture_default_str();
   run_cmd->add_option("--scheduler-threads", run.scheduler_threads,
                       "Threads running sensors and triggers (0: one per core but one, at least one)")
     ->capture_default_str();

@@ -156,6 +156,14 @@ int run_command(const run_options& options) {
     std::chrono::milliseconds(static_cast<long>(options.dedup_window_seconds * 1000));
   engine_options.shutdown_grace =
     std::chrono::milliseconds(static_cast<long>(options.shutdown_grace_seconds * 1000));
+  auto budget = dsl::parse_go_duration(options.script_budget);
+  if (!budget || *budget < 1'000'000) {
+    spdlog::error("--script-budget takes a Go duration of at least 1ms (e.g. 100ms), not '{}'",
+                  options.script_budget);
+    return 1;
+  }
+  engine_options.script_budget =
+    std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::nanoseconds(*budget));
 
   engine_options.scheduler_threads = options.scheduler_threads;
 

@@ -215,6 +215,38 @@ TEST(sensor_core, a_failing_transform_drops_the_event_for_that_dependency_with_a
   EXPECT_NE(verdicts[0].reason.find("jq transform"), std::string::npos) << verdicts[0].reason;
 }
 
+TEST(sensor_core, a_transform_cut_off_by_its_budget_fails_the_dependency_and_is_counted) {
+  using namespace std::chrono_literals;
+  auto dep = dependency("a", "es", "a");
+  dep.transform.emplace();
+  dep.transform->jq = "if .n > 0 then . else until(false; .) end";
+  core::metrics_registry metrics;
+  core::sensor_options options;
+  options.script_budget = 20ms;
+  core::sensor_core sc{sensor_of({dep}, {log_trigger("t")}), &metrics, options};
+  std::vector<core::firing> out;
+  std::vector<core::dependency_verdict> verdicts;
+  for (int i = 0; i < 2; ++i)
+    sc.process(make_event("es", "a", R"({"n":0})"), out, &verdicts);
+  EXPECT_TRUE(out.empty());
+  ASSERT_EQ(verdicts.size(), 2u);
+  EXPECT_TRUE(verdicts[1].cut_off);
+  EXPECT_EQ(verdicts[1].kind, "transform");
+  EXPECT_NE(verdicts[1].reason.find("jq transform: cut off after its time budget of 20 ms"),
+            std::string::npos)
+    << verdicts[1].reason;
+  EXPECT_EQ(sc.consecutive_cut_offs(), 2u);
+  EXPECT_EQ(sc.last_cut_off().rfind("dependency 'a': jq transform", 0), 0u) << sc.last_cut_off();
+  EXPECT_NE(metrics.render().find(
+              R"(ganglion_script_cut_offs_total{sensor="test-sensor",dependency="a"} 2)"),
+            std::string::npos)
+    << metrics.render();
+  // A run that finishes within its budget ends the streak, and the event fires.
+  sc.process(make_event("es", "a", R"({"n":1})"), out, &verdicts);
+  EXPECT_EQ(out.size(), 1u);
+  EXPECT_EQ(sc.consecutive_cut_offs(), 0u);
+}
+
 TEST(sensor_core, an_event_id_seen_within_the_dedup_window_is_skipped) {
   core::sensor_core sc{sensor_of({dependency("a", "es", "a")}, {log_trigger("t")})};
   std::vector<core::firing> out;

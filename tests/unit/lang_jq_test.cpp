@@ -1,6 +1,9 @@
 // The jq transform: Argo's transform_test.go jq cases, first-output and object rules, errors.
 
 #include <cctype>
+#include <cstdlib>
+#include <chrono>
+#include <future>
 
 #include <gtest/gtest.h>
 
@@ -11,6 +14,7 @@
 
 namespace {
 
+using ganglion::dsl::budget_exceeded;
 using ganglion::dsl::compile_error;
 using ganglion::dsl::event_view;
 using ganglion::dsl::jq_transform;
@@ -105,6 +109,13 @@ TEST(jq_transform, modules_cannot_be_loaded) {
   EXPECT_THROW(jq_transform(R"(include "sh"; .)"), compile_error);
 }
 
+TEST(jq_transform, the_process_environment_is_not_readable) {
+  ::setenv("GANGLION_TEST_SECRET", "hunter2", 1);
+  jq_transform t("{a: env.GANGLION_TEST_SECRET, b: $ENV.GANGLION_TEST_SECRET, c: (.c | stderr)} "
+                 "# a trailing comment");
+  EXPECT_EQ(t.apply(raw_event(R"({"c":1})")), R"({"a":null,"b":null,"c":1})");
+}
+
 TEST(jq_transform, one_state_serves_many_events) {
   jq_transform t(".n += 1");
   for (int i = 0; i < 50; ++i) {
@@ -113,6 +124,37 @@ TEST(jq_transform, one_state_serves_many_events) {
   }
   EXPECT_THROW(t.apply(raw_event(R"({"n":"x"})")), std::runtime_error);
   EXPECT_EQ(t.apply(raw_event(R"({"n":1})")), R"({"n":2})");
+}
+
+TEST(jq_transform, a_program_that_never_ends_is_cut_off_by_its_budget) {
+  using namespace std::chrono_literals;
+  jq_transform endless("until(false; .)", 50ms);
+  try {
+    endless.apply(raw_event(R"({"a":1})"));
+    FAIL() << "returned";
+  } catch (const budget_exceeded& e) {
+    EXPECT_NE(std::string(e.what()).find("time budget of 50 ms"), std::string::npos) << e.what();
+  }
+  // The halted state runs the next event from a clean start.
+  jq_transform bounded("if .n > 0 then . else until(false; .) end", 50ms);
+  EXPECT_THROW(bounded.apply(raw_event(R"({"n":0})")), budget_exceeded);
+  EXPECT_EQ(bounded.apply(raw_event(R"({"n":1})")), R"({"n":1})");
+}
+
+TEST(jq_transform, programs_on_several_threads_are_cut_off_independently) {
+  using namespace std::chrono_literals;
+  std::vector<std::future<std::string>> runs;
+  for (int i = 0; i < 4; ++i)
+    runs.push_back(std::async(std::launch::async, [i] {
+      jq_transform t(i % 2 ? ".n += 1" : "until(false; .)", 100ms);
+      try {
+        return t.apply(raw_event(R"({"n":1})"));
+      } catch (const budget_exceeded&) {
+        return std::string{"cut off"};
+      }
+    }));
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(runs[i].get(), i % 2 ? R"({"n":2})" : "cut off") << i;
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // plus the sandbox and its limits.
 
 #include <cctype>
+#include <chrono>
 
 #include <gtest/gtest.h>
 
@@ -189,6 +190,28 @@ TEST(script_filter, recovers_after_exceeding_limits) {
   EXPECT_NE(f.evaluate(memory.view()).error.find("memory limit"), std::string::npos);
   auto out = f.evaluate(normal.view());
   EXPECT_TRUE(out.pass) << out.error;
+}
+
+TEST(script_filter, a_script_that_outlasts_its_time_budget_is_cut_off) {
+  using namespace std::chrono_literals;
+  // About 450,000 instructions, within the instruction budget, each loop allocating a string.
+  const char* slow = "for i = 1, 50000 do local s = string.rep('x', 100) .. i end return true";
+  parsed_event e(R"({"a":1})");
+  compiled_script_filter tight(slow, 1ms);
+  auto out = tight.evaluate(e.view());
+  EXPECT_FALSE(out.pass);
+  EXPECT_TRUE(out.cut_off);
+  EXPECT_NE(out.error.find("time budget of 1 ms"), std::string::npos) << out.error;
+  compiled_script_filter roomy(slow, 60s);
+  out = roomy.evaluate(e.view());
+  EXPECT_TRUE(out.pass) << out.error;
+  EXPECT_FALSE(out.cut_off);
+}
+
+TEST(lua_transform, a_script_that_never_ends_is_cut_off) {
+  lua_transform t("while true do end");
+  parsed_event e(R"({"a":1})");
+  EXPECT_THROW(t.apply(e.view()), ganglion::dsl::budget_exceeded);
 }
 
 struct transform_case {

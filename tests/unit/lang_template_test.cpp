@@ -228,6 +228,23 @@ TEST(template_test, runtime_errors) {
                        "slice bounds out of range [5:4] with length 4");
 }
 
+TEST(template_test, a_template_that_runs_away_is_cut_off_by_its_step_limit) {
+  // 200 elements, three nested ranges: 8 million iterations that write nothing.
+  std::string list = "[0";
+  for (int i = 1; i < 200; ++i)
+    list += "," + std::to_string(i);
+  std::string input = R"({"a":)" + list + "]}";
+  expect_runtime_error(
+      "{{ range .Input.a }}{{ range $.Input.a }}{{ range $.Input.a }}{{ end }}{{ end }}{{ end }}",
+      input, "exceeded its step limit");
+  // A string doubled in a variable on every iteration is stopped at the size limit.
+  expect_runtime_error("{{ $x := \"xxxxxxxxxxxxxxxx\" }}{{ range .Input.a }}{{ $x = cat $x $x }}"
+                       "{{ end }}{{ len $x }}",
+                       input, "exceeded the size limit");
+  // Two nested ranges over the same list (40,000 iterations) are well within it.
+  EXPECT_EQ(run("{{ range .Input.a }}{{ range $.Input.a }}{{ end }}{{ end }}ok", input), "ok");
+}
+
 TEST(template_test, string_input_and_reuse) {
   auto t = go_template::parse("{{ .Input | b64dec | upper }}");
   EXPECT_EQ(t.execute_input_string("aGVsbG8="), "HELLO");

@@ -24,6 +24,24 @@ void warn_unexecuted(const std::string& name, const dsl::trigger& t, bool durabl
                  name);
 }
 
+/// Whether a sensor runs programs its author wrote (Lua, jq, Go templates in data filters):
+/// each may take its whole budget on every event, so such a sensor gets a thread of its own
+/// and never delays the sensors on the shared scheduler.
+bool runs_programs(const dsl::sensor& sensor) {
+  for (const auto& dep : sensor.spec.dependencies) {
+    if (dep.transform && (!dep.transform->jq.empty() || !dep.transform->script.empty()))
+      return true;
+    if (!dep.filters)
+      continue;
+    if (!dep.filters->script.empty())
+      return true;
+    for (const auto& data : dep.filters->data)
+      if (!data.template_.empty())
+        return true;
+  }
+  return false;
+}
+
 } // namespace
 
 void engine::impl::check(const std::vector<dsl::document>& documents) {
@@ -179,6 +197,7 @@ std::optional<child_spec> engine::impl::sensor_child(
   auto manifest = std::make_shared<const dsl::sensor>(sensor);
   sensor_setup setup;
   setup.matching.dedup_window = options.dedup_window;
+  setup.matching.script_budget = options.script_budget;
   // Compiled once: a sensor that cannot run is found here, and its actor gets this core.
   std::unique_ptr<sensor_core> core;
   try {
@@ -227,7 +246,9 @@ std::optional<child_spec> engine::impl::sensor_child(
   child_spec spec;
   spec.kind = "sensor";
   spec.name = name;
-  spec.spawn = [shared](caf::local_actor* parent) {
+  spec.spawn = [shared, own_thread = runs_programs(*manifest)](caf::local_actor* parent) {
+    if (own_thread)
+      return parent->spawn<caf::linked + caf::detached>(sensor_actor, *shared);
     return parent->spawn<caf::linked>(sensor_actor, *shared);
   };
   // Routes exist from the moment the sensor is spawned — before any source starts — so no

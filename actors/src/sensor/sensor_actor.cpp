@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "sensor/sensor_ownership.hpp"
@@ -11,6 +12,8 @@ namespace ganglion::core {
 
 sensor_state::~sensor_state() {
   std::int64_t abandoned = 0;
+  for (const auto& batch : backlog)
+    abandoned += static_cast<std::int64_t>(batch.events.size());
   for (const auto& queue : parked)
     abandoned += static_cast<std::int64_t>(queue.size());
   if (setup.work)
@@ -21,10 +24,35 @@ namespace {
 
 using sensor_ptr = caf::stateful_actor<sensor_state>*;
 
+/// Script runs cut off in a row that put the sensor in the Error phase.
+constexpr std::uint64_t cut_offs_for_error = 3;
+
+/// Error phase after `cut_offs_for_error` cut-offs in a row; Running again once a script
+/// finishes within its budget. One log line per change, not per cut-off.
+void report_cut_offs(sensor_ptr self) {
+  auto& st = self->state;
+  const auto in_a_row = st.core->consecutive_cut_offs();
+  const auto& name = st.setup.manifest->metadata.name;
+  if (!st.cut_off_error && in_a_row >= cut_offs_for_error) {
+    st.cut_off_error = true;
+    auto why = fmt::format("{} script runs in a row cut off by their budget (--script-budget); "
+                           "latest: {}",
+                           in_a_row, st.core->last_cut_off());
+    st.setup.status->set("sensor", name, phase::error, why);
+    spdlog::warn("sensor {}: {}", name, why);
+  } else if (st.cut_off_error && in_a_row == 0) {
+    st.cut_off_error = false;
+    st.setup.status->set("sensor", name, phase::running);
+    spdlog::info("sensor {}: its scripts finish within their budget again", name);
+  }
+}
+
 /// Runs the matching core on `e` and hands its firings to the triggers.
 void process(sensor_ptr self, const event_ptr& e, std::chrono::system_clock::time_point now) {
   auto& st = self->state;
   st.core->process(e, st.scratch, &st.verdicts);
+  if (st.cut_off_error || st.core->consecutive_cut_offs() >= cut_offs_for_error)
+    report_cut_offs(self);
   for (const auto& v : st.verdicts)
     st.setup.explain->record(st.core->dependencies()[v.dependency].name, now, e->id, v.pass,
                              v.kind, v.reason);
@@ -33,6 +61,53 @@ void process(sensor_ptr self, const event_ptr& e, std::chrono::system_clock::tim
   for (auto& f : st.scratch)
     sensor_triggers::deliver(self, f.trigger, fire_request{std::move(f.invocation), nullptr});
   st.scratch.clear();
+}
+
+/// Longest a sensor works off its backlog before it lets the other actors of its thread run
+/// (and sees a shutdown); checked every `events_per_check` events.
+constexpr auto slice = std::chrono::milliseconds{5};
+constexpr std::size_t events_per_check = 4;
+
+void commit(sensor_ptr self, bool active);
+
+/// Processes delivered events in order until the backlog is empty or the slice is spent; then
+/// queues a pump to itself behind whatever else waits in its mailbox.
+void work_off(sensor_ptr self) {
+  auto& st = self->state;
+  if (st.setup.remote && !st.owned) {
+    // Ownership went away while events waited: not acknowledged, the new owner gets them.
+    for (const auto& batch : st.backlog)
+      st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
+    st.backlog.clear();
+    st.backlog_next = 0;
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto now = std::chrono::system_clock::now(); // one timestamp per slice
+  std::size_t processed = 0;
+  while (!st.backlog.empty()) {
+    auto& batch = st.backlog.front();
+    while (st.backlog_next < batch.events.size()) {
+      const auto& e = batch.events[st.backlog_next++];
+      if (!st.ledger) {
+        process(self, e, now);
+      } else if (auto admitted = st.ledger->admit(e)) {
+        process(self, admitted, now);
+      }
+      if (++processed % events_per_check == 0 && st.backlog_next < batch.events.size()
+          && std::chrono::steady_clock::now() - start >= slice) {
+        if (st.ledger)
+          commit(self, true);
+        self->send(self, pump_atom::value);
+        return;
+      }
+    }
+    st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
+    st.backlog.pop_front();
+    st.backlog_next = 0;
+  }
+  if (st.ledger)
+    commit(self, true);
 }
 
 /// Journals what finished; while events are unfinished, looks again — soon while events
@@ -210,18 +285,12 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
         return;
       }
       st.received->inc(batch.events.size());
-      auto now = std::chrono::system_clock::now(); // one timestamp per batch
-      for (const auto& e : batch.events) {
-        if (!st.ledger) {
-          process(self, e, now);
-        } else if (auto admitted = st.ledger->admit(e)) {
-          process(self, admitted, now);
-        }
-      }
-      st.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
-      if (st.ledger)
-        commit(self, true);
+      bool idle = st.backlog.empty();
+      st.backlog.push_back(std::move(batch));
+      if (idle)
+        work_off(self);
     },
+    [=](pump_atom) { work_off(self); },
     [=](commit_atom) {
       if (self->state.ledger)
         commit(self, false);

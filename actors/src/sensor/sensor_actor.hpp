@@ -89,6 +89,11 @@ struct sensor_state {
   std::vector<bool> ready;
   std::vector<firing> scratch;
   std::vector<dependency_verdict> verdicts;
+  /// Delivered batches not yet processed, oldest first: the actor works them off in slices so
+  /// that the other actors of its thread run, and a shutdown is seen, in between.
+  std::deque<event_batch> backlog;
+  /// How far into backlog.front() processing has come.
+  std::size_t backlog_next = 0;
   /// Per trigger: its conditionsReset clocks.
   std::vector<std::vector<condition_reset_clock>> reset_clocks;
   counter* dropped = nullptr;
@@ -111,6 +116,8 @@ struct sensor_state {
   std::vector<std::shared_ptr<const dsl::sensor>> retired;
   /// Set on shutdown: the sensor quits with this reason once its last trigger is down.
   std::optional<caf::error> stopping;
+  /// In the Error phase because its scripts were cut off repeatedly.
+  bool cut_off_error = false;
 
   ~sensor_state();
   static inline const char* name = "ganglion.sensor";

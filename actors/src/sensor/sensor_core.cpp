@@ -81,15 +81,15 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
       if (f.time)
         compile("time", [&] { c.time.emplace(*f.time); });
       if (!f.script.empty())
-        compile("script", [&] { c.script.emplace(f.script); });
+        compile("script", [&] { c.script.emplace(f.script, options.script_budget); });
     }
     if (dep.transform) {
       // Argo checks jq first: when both are set, jq wins.
       try {
         if (!dep.transform->jq.empty())
-          c.jq.emplace(dep.transform->jq);
+          c.jq.emplace(dep.transform->jq, options.script_budget);
         else if (!dep.transform->script.empty())
-          c.lua.emplace(dep.transform->script);
+          c.lua.emplace(dep.transform->script, options.script_budget);
       } catch (const std::exception& ex) {
         throw std::runtime_error(fmt::format("dependency '{}': transform: {}", dep.name, ex.what()));
       }
@@ -102,6 +102,11 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
       c.passed = &metrics->get_counter("ganglion_dependency_events_total", help, series("pass"));
       c.rejected = &metrics->get_counter("ganglion_dependency_events_total", help, series("fail"));
       c.errored = &metrics->get_counter("ganglion_dependency_events_total", help, series("error"));
+      if (c.script || c.jq || c.lua)
+        c.cut_off = &metrics->get_counter(
+          "ganglion_script_cut_offs_total",
+          "Runs of a dependency's script (transform, script filter) cut off by --script-budget",
+          {{"sensor", sensor_name_}, {"dependency", dep.name}});
       c.metrics = metrics;
       c.sensor_name = sensor_name_;
     }
@@ -176,6 +181,7 @@ bool sensor_core::accepts(compiled_dependency& dep, const dsl::event_view& view,
       auto prefix = fmt::format("{} filter", kind);
       verdict.reason = text.rfind(prefix, 0) == 0 ? text : prefix + ": " + text;
     }
+    verdict.cut_off |= outcome.cut_off;
     if (!outcome.error.empty())
       problems.push_back(fmt::format("{} filter: {}", kind, outcome.error));
     return dep.filters_or || outcome.error.empty();
@@ -209,6 +215,11 @@ event_ptr sensor_core::transformed(compiled_dependency& dep, const event_ptr& e,
   std::string data;
   try {
     data = dep.jq ? dep.jq->apply(view) : dep.lua->apply(view);
+  } catch (const dsl::budget_exceeded& ex) {
+    verdict.kind = "transform";
+    verdict.reason = fmt::format("{} transform: {}", dep.jq ? "jq" : "lua", ex.what());
+    verdict.cut_off = true;
+    return nullptr;
   } catch (const std::exception& ex) {
     verdict.kind = "transform";
     verdict.reason = fmt::format("{} transform: {}", dep.jq ? "jq" : "lua", ex.what());
@@ -267,6 +278,14 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
       pass = accepts(dep, view, verdict);
     }
     verdict.pass = pass;
+    if (verdict.cut_off) {
+      ++consecutive_cut_offs_;
+      last_cut_off_ = fmt::format("dependency '{}': {}", dep.name, verdict.reason);
+      if (dep.cut_off)
+        dep.cut_off->inc();
+    } else if (dep.jq || dep.lua || dep.script) {
+      consecutive_cut_offs_ = 0;
+    }
     matched_[d] = pass;
     any |= pass;
     if (pass && dep.passed)

@@ -42,6 +42,8 @@ struct compiled_dependency {
   counter* passed = nullptr;
   counter* rejected = nullptr;
   counter* errored = nullptr;
+  /// Scripts (a transform, the script filter) cut off by their budget.
+  counter* cut_off = nullptr;
   metrics_registry* metrics = nullptr;
   std::string sensor_name;
   /// Rejections by kind, created on first use.
@@ -73,6 +75,8 @@ struct dependency_verdict {
   /// Which stage rejected it: data, context, expr, time, script, transform (empty on pass).
   std::string kind;
   std::string reason;
+  /// A script of the dependency was cut off by its budget (reason says which).
+  bool cut_off = false;
 };
 
 /// An event held in a trigger's join state, waiting for the rest of its condition.
@@ -89,6 +93,8 @@ struct sensor_options {
   std::chrono::milliseconds dedup_window{300000};
   /// Most event ids remembered for deduplication; the oldest are forgotten first.
   std::size_t dedup_capacity = 1u << 20;
+  /// Time one run of a jq or Lua transform or a Lua script filter may take.
+  std::chrono::milliseconds script_budget = dsl::default_script_budget;
 };
 
 /// The matching core of one sensor: routes an event to its dependencies, runs their filters
@@ -134,6 +140,13 @@ public:
   /// The ids this sensor remembers (restored after a restart, moved across a reload).
   dedup_window& dedup() noexcept { return dedup_; }
 
+  /// Scripts cut off by their budget one after another, with no script run finishing within
+  /// its budget in between.
+  std::uint64_t consecutive_cut_offs() const noexcept { return consecutive_cut_offs_; }
+
+  /// The latest cut-off: `dependency '<name>': <what was cut off and why>`.
+  const std::string& last_cut_off() const noexcept { return last_cut_off_; }
+
 private:
   bool accepts(compiled_dependency& dep, const dsl::event_view& view, dependency_verdict& verdict);
   event_ptr transformed(compiled_dependency& dep, const event_ptr& e, const dsl::event_view& view,
@@ -154,6 +167,8 @@ private:
   dedup_window dedup_;
   std::uint64_t duplicates_ = 0;
   counter* duplicate_counter_ = nullptr;
+  std::uint64_t consecutive_cut_offs_ = 0;
+  std::string last_cut_off_;
 };
 
 } // namespace ganglion::core

@@ -14,6 +14,7 @@ extern "C" {
 
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/script/jq_transform.hpp"
+#include "script/jq_watchdog.hpp"
 
 namespace ganglion::dsl {
 
@@ -48,11 +49,19 @@ void collect_error(void* data, jv message) {
   errors += text;
 }
 
+// The program with `env`, `$ENV` (the process's environment: credentials) and `stderr` (writes
+// event data to the engine's log) shadowed. On the program's first line, so jq's line numbers
+// stay right; the closing parenthesis on a line of its own, after any trailing comment.
+std::string sandboxed(const std::string& program) {
+  return "def env: {}; def stderr: .; {} as $ENV | (" + program + "\n)";
+}
+
 } // namespace
 
 struct jq_transform::impl {
   jq_state* jq = nullptr;
   std::string errors;
+  std::chrono::milliseconds budget;
 
   ~impl() {
     if (jq)
@@ -60,14 +69,16 @@ struct jq_transform::impl {
   }
 };
 
-jq_transform::jq_transform(const std::string& program) : impl_(std::make_unique<impl>()) {
+jq_transform::jq_transform(const std::string& program, std::chrono::milliseconds budget)
+  : impl_(std::make_unique<impl>()) {
+  impl_->budget = budget;
   impl_->jq = jq_init();
   if (!impl_->jq)
     throw compile_error("cannot create a jq state", 0);
   jq_set_error_cb(impl_->jq, collect_error, &impl_->errors);
   // No module search path: `import` and `include` cannot read files.
   jq_set_attr(impl_->jq, jv_string("JQ_LIBRARY_PATH"), jv_array());
-  if (!jq_compile(impl_->jq, program.c_str()))
+  if (!jq_compile(impl_->jq, sandboxed(program).c_str()))
     throw compile_error(impl_->errors.empty() ? "jq: compile error" : impl_->errors, 0);
   impl_->errors.clear();
 }
@@ -98,7 +109,14 @@ std::string jq_transform::apply(const event_view& event) const {
     throw std::runtime_error("event data is not a JSON object");
   }
   jq_start(impl_->jq, input, 0);
+  auto& dog = jq::watchdog::instance();
+  auto ticket = dog.watch(impl_->jq, jq::watchdog::clock::now() + impl_->budget);
   jv output = jq_next(impl_->jq);
+  if (dog.release(ticket)) {
+    jv_free(output);
+    throw budget_exceeded(
+        fmt::format("cut off after its time budget of {} ms", impl_->budget.count()));
+  }
   if (!jv_is_valid(output)) {
     if (jv_invalid_has_msg(jv_copy(output)))
       throw std::runtime_error(fmt::format("jq: {}", message_of(output)));

@@ -51,14 +51,15 @@ void* allocate(void* ud, void* block, std::size_t old_size, std::size_t new_size
 
 void count_instructions(lua_State* state, lua_Debug*) {
   auto& b = budget_of(state);
-  b.instructions += b.instructions_exceeded ? 1 : hook_step;
-  if (b.instructions <= b.max.instructions)
-    return;
-  if (!b.instructions_exceeded) {
-    b.instructions_exceeded = true;
+  const bool spent = b.instructions_exceeded || b.time_exceeded;
+  b.instructions += spent ? 1 : hook_step;
+  if (!spent) {
+    if (b.instructions <= b.max.instructions && std::chrono::steady_clock::now() < b.deadline)
+      return;
+    (b.instructions > b.max.instructions ? b.instructions_exceeded : b.time_exceeded) = true;
     lua_sethook(state, count_instructions, LUA_MASKCOUNT, 1);
   }
-  lua_pushliteral(state, "script exceeded its instruction budget");
+  lua_pushliteral(state, "script exceeded its budget");
   lua_error(state);
 }
 
@@ -161,6 +162,8 @@ std::string error_text(lua_State* state, int status, const budget& b) {
   if (b.instructions_exceeded)
     return fmt::format("script exceeded its instruction budget ({} instructions)",
                        b.max.instructions);
+  if (b.time_exceeded)
+    return fmt::format("script cut off after its time budget of {} ms", b.max.time.count());
   if (lua_type(state, -1) == LUA_TSTRING)
     return lua_tostring(state, -1);
   return fmt::format("script raised a {} as its error", luaL_typename(state, -1));
@@ -205,8 +208,10 @@ void sandbox::run(simdjson::dom::object data, const std::function<void(lua_State
   budget_.allocated = 0;
   budget_.instructions = 0;
   budget_.memory_exceeded = false;
-  if (budget_.instructions_exceeded) {
+  budget_.deadline = std::chrono::steady_clock::now() + budget_.max.time;
+  if (budget_.instructions_exceeded || budget_.time_exceeded) {
     budget_.instructions_exceeded = false;
+    budget_.time_exceeded = false;
     lua_sethook(state_, count_instructions, LUA_MASKCOUNT, hook_step);
   }
   invocation call{data};
@@ -214,8 +219,13 @@ void sandbox::run(simdjson::dom::object data, const std::function<void(lua_State
   lua_pushvalue(state_, 1);
   lua_pushlightuserdata(state_, &call);
   const int status = lua_pcall(state_, 2, LUA_MULTRET, 0);
-  if (status != LUA_OK)
-    throw std::runtime_error(error_text(state_, status, budget_));
+  if (status != LUA_OK) {
+    auto text = error_text(state_, status, budget_);
+    if (status == LUA_ERRMEM || budget_.memory_exceeded || budget_.instructions_exceeded ||
+        budget_.time_exceeded)
+      throw budget_exceeded(text);
+    throw std::runtime_error(text);
+  }
   budget_.enforced = false;
   if (lua_gettop(state_) == 1)
     lua_pushnil(state_);

@@ -2,6 +2,7 @@
 
 // A sandboxed Lua 5.4 state shared by the script filter and the Lua transform.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <simdjson.h>
 
 #include "ganglion/dsl/filter/event_view.hpp"
+#include "ganglion/dsl/script/script_budget.hpp"
 
 struct lua_State;
 
@@ -23,6 +25,8 @@ struct limits {
   std::size_t allocated_bytes_per_run = std::size_t{256} << 20;
   /// Lua VM instructions per run.
   std::uint64_t instructions = 1'000'000;
+  /// Wall-clock time per run, checked with the instruction count.
+  std::chrono::milliseconds time = default_script_budget;
 };
 
 /// What the allocator and the instruction hook count; the state's allocator user data.
@@ -31,7 +35,9 @@ struct budget {
   std::size_t live = 0;
   std::size_t allocated = 0;
   std::uint64_t instructions = 0;
+  std::chrono::steady_clock::time_point deadline;
   bool enforced = true;
+  bool time_exceeded = false;
   bool memory_exceeded = false;
   bool instructions_exceeded = false;
 };
@@ -49,8 +55,8 @@ public:
 
   /// Runs the chunk with the global `event` bound to `data`, then calls `read` with the
   /// script's last return value (nil when none) on the top of the stack. `read` runs with the
-  /// memory limit lifted and must not call into Lua code. Throws std::runtime_error when the
-  /// script fails or exceeds a limit.
+  /// memory limit lifted and must not call into Lua code. Throws budget_exceeded when the
+  /// script exceeds a limit, std::runtime_error when it fails.
   void run(simdjson::dom::object data, const std::function<void(lua_State*)>& read);
 
 private:

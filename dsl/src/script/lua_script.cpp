@@ -17,6 +17,13 @@ bool has_data(const event_view& event) {
   return event.data_is_json || !event.data_raw.empty();
 }
 
+// The sandbox's limits with a time budget of `budget`.
+lua::limits limits_with(std::chrono::milliseconds budget) {
+  lua::limits max;
+  max.time = budget;
+  return max;
+}
+
 } // namespace
 
 std::string lua_syntax_error(const std::string& source) {
@@ -32,13 +39,15 @@ std::string lua_syntax_error(const std::string& source) {
 }
 
 struct compiled_script_filter::impl {
-  explicit impl(const std::string& source) : sandbox(source) {}
+  impl(const std::string& source, std::chrono::milliseconds budget)
+    : sandbox(source, limits_with(budget)) {}
   lua::sandbox sandbox;
   simdjson::dom::parser parser;
 };
 
-compiled_script_filter::compiled_script_filter(const std::string& lua_source)
-  : impl_(std::make_unique<impl>(lua_source)) {}
+compiled_script_filter::compiled_script_filter(const std::string& lua_source,
+                                               std::chrono::milliseconds budget)
+  : impl_(std::make_unique<impl>(lua_source, budget)) {}
 
 compiled_script_filter::~compiled_script_filter() = default;
 compiled_script_filter::compiled_script_filter(compiled_script_filter&&) noexcept = default;
@@ -53,6 +62,9 @@ filter_outcome compiled_script_filter::evaluate(const event_view& event) const {
     impl_->sandbox.run(lua::data_object(event, impl_->parser), [&](lua_State* state) {
       outcome.pass = lua_type(state, -1) == LUA_TBOOLEAN && lua_toboolean(state, -1);
     });
+  } catch (const budget_exceeded& e) {
+    outcome = {false, e.what()};
+    outcome.cut_off = true;
   } catch (const std::runtime_error& e) {
     outcome = {false, e.what()};
   }
@@ -60,13 +72,14 @@ filter_outcome compiled_script_filter::evaluate(const event_view& event) const {
 }
 
 struct lua_transform::impl {
-  explicit impl(const std::string& source) : sandbox(source) {}
+  impl(const std::string& source, std::chrono::milliseconds budget)
+    : sandbox(source, limits_with(budget)) {}
   lua::sandbox sandbox;
   simdjson::dom::parser parser;
 };
 
-lua_transform::lua_transform(const std::string& source)
-  : impl_(std::make_unique<impl>(source)) {}
+lua_transform::lua_transform(const std::string& source, std::chrono::milliseconds budget)
+  : impl_(std::make_unique<impl>(source, budget)) {}
 
 lua_transform::~lua_transform() = default;
 lua_transform::lua_transform(lua_transform&&) noexcept = default;

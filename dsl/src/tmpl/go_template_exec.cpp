@@ -15,6 +15,8 @@ namespace {
 
 /// Bounds the work one execution may do, so hostile templates cannot run away.
 constexpr std::size_t max_output = 16 * 1024 * 1024;
+/// Nodes executed and range iterations made; real templates take hundreds.
+constexpr std::size_t max_steps = 1'000'000;
 
 class executor {
 public:
@@ -38,7 +40,22 @@ private:
     out_ += text;
   }
 
+  // A value built up in a variable (`{{ $x = cat $x $x }}` in a range) is held to the output's
+  // limit: only the output is written, but every intermediate value is in memory.
+  static void bounded(const value& v) {
+    if (v.is_string() ? v.get_ref<const std::string&>().size() > max_output
+                      : v.is_array() && v.size() > max_steps)
+      fail(fmt::format("a value exceeded the size limit ({} MiB, {} elements)", max_output >> 20,
+                       max_steps));
+  }
+
+  void step() {
+    if (++steps_ > max_steps)
+      fail(fmt::format("execution exceeded its step limit ({} steps)", max_steps));
+  }
+
   void run(const node& n, const value& dot) {
+    step();
     switch (n.what) {
       case node::kind::text:
         write(n.text);
@@ -71,6 +88,7 @@ private:
     value v = eval_pipeline_no_declare(n.pipe, dot);
     const auto& names = n.pipe.variables;
     auto body = [&](const value& key, const value& element) {
+      step();
       if (names.size() == 1) {
         vars_.emplace_back(names[0], element);
       } else if (names.size() == 2) {
@@ -104,6 +122,7 @@ private:
     value v;
     for (std::size_t i = 0; i < p.commands.size(); ++i) {
       v = eval_command(p.commands[i], dot, i == 0 ? nullptr : &v);
+      bounded(v);
       if (v.is_null())
         v = no_value();
     }
@@ -213,6 +232,7 @@ private:
 
   std::vector<std::pair<std::string, value>> vars_;
   std::string out_;
+  std::size_t steps_ = 0;
 };
 
 } // namespace

@@ -65,6 +65,9 @@ struct engine_options {
   std::size_t scheduler_threads = 0;
   /// A sensor skips an event whose id it processed within this window (0: never).
   std::chrono::milliseconds dedup_window{300000};
+  /// Time one run of a sensor's jq or Lua transform or Lua script filter may take before it is
+  /// cut off (the event then fails that dependency).
+  std::chrono::milliseconds script_budget{100};
 };
 
 /// What a hot reload did, by component (`source/<eventsource>/<event>`, `sensor/<name>`,

@@ -19,6 +19,8 @@ struct filter_outcome {
   std::string error;
   /// Why the event did not pass when no error occurred (e.g. which data filter did not match).
   std::string reason = {};
+  /// The error is a cut-off: the filter exceeded its budget (time, instructions, memory).
+  bool cut_off = false;
 };
 
 /// Why `pattern`, a string value of a data filter, is not a pattern compiled_data_filter accepts

@@ -2,10 +2,12 @@
 
 // Not installed: exposes simdjson through event_view.
 
+#include <chrono>
 #include <memory>
 #include <string>
 
 #include "ganglion/dsl/filter/event_view.hpp"
+#include "ganglion/dsl/script/script_budget.hpp"
 
 namespace ganglion::dsl {
 
@@ -14,18 +16,21 @@ namespace ganglion::dsl {
 std::string jq_compile_error(const std::string& program);
 
 /// A dependency's `transform.jq`: a jq 1.6 program compiled once into its own jq state.
-/// Not thread-safe: one sensor actor owns each instance.
+/// Each run may take `budget`; a watchdog thread halts it after that. Not thread-safe: one
+/// sensor actor owns each instance.
 class jq_transform {
 public:
   /// Compiles; throws compile_error carrying jq's message.
-  explicit jq_transform(const std::string& program);
+  explicit jq_transform(const std::string& program,
+                        std::chrono::milliseconds budget = default_script_budget);
   ~jq_transform();
   jq_transform(jq_transform&&) noexcept;
   jq_transform& operator=(jq_transform&&) noexcept;
 
   /// Argo's applyJQTransform: runs the program on the data (a JSON object) and returns its
   /// first output, which must be an object, as JSON text; empty when the event has no data
-  /// (Argo leaves it unchanged). Throws std::runtime_error otherwise.
+  /// (Argo leaves it unchanged). Throws budget_exceeded when the run is cut off,
+  /// std::runtime_error for any other failure.
   std::string apply(const event_view& event) const;
 
 private:
