@@ -111,5 +111,18 @@ TEST(secret_store, a_directory_store_hands_out_the_mounted_file_whatever_the_nam
   EXPECT_NE(error.find(dir + "/creds/absent"), std::string::npos) << error;
 }
 
+TEST(secret_store, a_secret_file_over_1_mib_is_refused_with_its_path) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/big/key", std::string((std::size_t{1} << 20) + 1, 'x'));
+  test::write_file(dir + "/fits/key", std::string(std::size_t{1} << 20, 'x'));
+  secret_store store{dir};
+  std::string error;
+  EXPECT_FALSE(store.read("big", "key", &error));
+  EXPECT_NE(error.find(dir + "/big/key is larger than 1 MiB"), std::string::npos) << error;
+  auto fits = store.read("fits", "key", &error);
+  ASSERT_TRUE(fits) << error;
+  EXPECT_EQ(fits->size(), std::size_t{1} << 20);
+}
+
 } // namespace
 } // namespace ganglion::core

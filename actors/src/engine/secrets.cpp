@@ -1,7 +1,6 @@
 #include "ganglion/core/secrets.hpp"
 
 #include <fstream>
-#include <sstream>
 
 #include "ganglion/core/secret_files.hpp"
 
@@ -37,9 +36,15 @@ std::optional<std::string> secret_store::read(const std::string& name, const std
   std::ifstream in{path, std::ios::binary};
   if (!in)
     return fail("cannot read secret file " + path);
-  std::ostringstream content;
-  content << in.rdbuf();
-  auto value = content.str();
+  // Kubernetes caps a Secret at 1 MiB; a larger file is not a secret (a device, a log).
+  constexpr std::size_t max_secret_bytes = std::size_t{1} << 20;
+  std::string value;
+  char chunk[4096];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    value.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (value.size() > max_secret_bytes)
+      return fail("secret file " + path + " is larger than 1 MiB");
+  }
   if (!value.empty() && value.back() == '\n')
     value.pop_back();
   if (!value.empty() && value.back() == '\r')

@@ -90,16 +90,23 @@ void on_result(trigger_ptr self, fire_result& result) {
     auto wait = schedule.delay(run.attempt, unit(st.random));
     ++run.attempt;
     st.retried->inc();
-    spdlog::warn("trigger {}{} attempt {} of {} failed: {}; retrying in {} ms", who,
-                 run.dead_letter ? " (dead-letter)" : "", run.attempt, schedule.attempts(), error,
-                 std::chrono::duration_cast<std::chrono::milliseconds>(wait).count());
+    std::uint64_t held_back = 0;
+    if (st.retry_log.allow(held_back))
+      spdlog::warn("trigger {}{} attempt {} of {} failed: {}; retrying in {} ms ({} more retry "
+                   "lines not logged)",
+                   who, run.dead_letter ? " (dead-letter)" : "", run.attempt, schedule.attempts(),
+                   error, std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(),
+                   held_back);
     self->delayed_send(self, wait, retry_atom::value, result.id);
     return;
   }
   if (run.dead_letter) {
     st.dead_letter_failed->inc();
-    spdlog::error("trigger {}: dead-letter trigger failed after {} attempt(s): {}", who,
-                  schedule.attempts(), error);
+    std::uint64_t held_back = 0;
+    if (st.failure_log.allow(held_back))
+      spdlog::error("trigger {}: dead-letter trigger failed after {} attempt(s): {} ({} more "
+                    "failure lines not logged)",
+                    who, schedule.attempts(), error, held_back);
     finish(self, result.id);
     return;
   }
@@ -108,8 +115,10 @@ void on_result(trigger_ptr self, fire_result& result) {
                      : run.unfinished ? "; its events stay unfinished and are delivered again "
                                         "at the next start (add a dlqTrigger to handle failures)"
                                       : "";
-  spdlog::error("trigger {} failed after {} attempt(s): {}{}", who, schedule.attempts(), error,
-                next);
+  std::uint64_t held_back = 0;
+  if (st.failure_log.allow(held_back))
+    spdlog::error("trigger {} failed after {} attempt(s): {}{} ({} more failure lines not logged)",
+                  who, schedule.attempts(), error, next, held_back);
   if (!st.dead_letter_executor) {
     if (run.unfinished)
       run.unfinished->keep(run.invocation.events);

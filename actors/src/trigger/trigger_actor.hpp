@@ -10,6 +10,7 @@
 
 #include <caf/all.hpp>
 
+#include "ganglion/core/internal/log_throttle.hpp"
 #include "trigger/delivery_policy.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/status.hpp"
@@ -72,6 +73,10 @@ struct trigger_state {
   counter* dead_lettered = nullptr;
   counter* dead_letter_failed = nullptr;
   histogram* latency = nullptr;
+  /// Retries and failures each log at most one line per interval: a target that is down
+  /// under load must not fill the disk.
+  log_throttle retry_log{std::chrono::seconds(5)};
+  log_throttle failure_log{std::chrono::seconds(5)};
   /// The trigger's entry of the status board (its executions); null without a board.
   std::shared_ptr<execution_record> executions;
 

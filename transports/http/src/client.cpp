@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <curl/curl.h>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace ganglion::http {
@@ -19,10 +20,6 @@ namespace {
 
 constexpr const char* shut_down_error = "HTTP client shut down";
 
-std::size_t append_body(char* data, std::size_t size, std::size_t count, void* out) {
-  static_cast<std::string*>(out)->append(data, size * count);
-  return size * count;
-}
 
 void global_init() {
   static std::once_flag once;
@@ -41,6 +38,8 @@ struct transfer {
   curl_slist* headers = nullptr;
   client_response result;
   char error[CURL_ERROR_SIZE] = {};
+  /// The body went past request.max_response_bytes and the transfer was aborted.
+  bool too_large = false;
 
   ~transfer() {
     if (easy)
@@ -59,6 +58,18 @@ struct transfer {
     done = nullptr;
   }
 };
+
+std::size_t append_body(char* data, std::size_t size, std::size_t count, void* out) {
+  auto& t = *static_cast<transfer*>(out);
+  const auto n = size * count;
+  if (n > t.request.max_response_bytes - std::min(t.result.body.size(),
+                                                  t.request.max_response_bytes)) {
+    t.too_large = true;
+    return 0; // curl aborts with CURLE_WRITE_ERROR
+  }
+  t.result.body.append(data, n);
+  return n;
+}
 
 bool same_name(std::string_view a, std::string_view b) {
   return a.size() == b.size()
@@ -120,7 +131,7 @@ std::string prepare(transfer& t) {
                    static_cast<long>(std::max<std::int64_t>(1, r.timeout.count())));
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.error);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, append_body);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, &t.result.body);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
   if (!r.response_headers.empty()) {
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, keep_header);
@@ -237,7 +248,11 @@ struct client::impl {
         t->result.status = 0;
         t->result.body.clear();
         t->result.headers.clear();
-        t->result.error = t->error[0] != '\0' ? t->error : curl_easy_strerror(code);
+        t->result.error =
+          t->too_large ? fmt::format("response body larger than {} bytes",
+                                     t->request.max_response_bytes)
+          : t->error[0] != '\0' ? t->error
+                                : curl_easy_strerror(code);
       }
       recycle(*t);
       finish(std::move(t));

@@ -5,8 +5,10 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/socket_base.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/system/system_error.hpp>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace ganglion::http::detail {
 
@@ -112,8 +114,31 @@ void listener::on_accept(const boost::system::error_code& ec, tcp::socket socket
   // Replies go out as soon as they are written, not after the client's delayed ACK.
   boost::system::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
-  start_session(shared_from_this(), std::move(socket));
+  if (!refused_over_limit(socket))
+    start_session(shared_from_this(), std::move(socket));
   accept();
+}
+
+bool listener::refused_over_limit(tcp::socket& socket) {
+  const auto limit = io_->options.max_connections;
+  {
+    std::lock_guard guard{mutex_};
+    if (sessions_.size() < limit)
+      return false;
+  }
+  // Plain text even on a TLS listener: the handshake is what an over-limit client must not
+  // get to cost. The socket's send buffer is empty, so this write does not block.
+  static constexpr std::string_view busy =
+    "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+  boost::system::error_code ignored;
+  asio::write(socket, asio::buffer(busy), ignored);
+  socket.close(ignored);
+  std::uint64_t held_back = 0;
+  if (refusal_log_.allow(held_back))
+    spdlog::warn("http listener {}: {} connections open, a new one was refused with 503 ({} "
+                 "more not logged)",
+                 address_, limit, held_back);
+  return true;
 }
 
 void listener::close() {

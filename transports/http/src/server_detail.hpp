@@ -16,6 +16,7 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/http/server.hpp"
 
 namespace ganglion::http::detail {
@@ -84,6 +85,8 @@ public:
 private:
   void accept();
   void on_accept(const boost::system::error_code& ec, asio::ip::tcp::socket socket);
+  /// Answers 503 and closes `socket` when the listener holds max_connections already.
+  bool refused_over_limit(asio::ip::tcp::socket& socket);
 
   std::shared_ptr<io_runtime> io_;
   std::optional<tls_identity> tls_;
@@ -99,6 +102,7 @@ private:
   std::map<std::string, std::shared_ptr<const route_entry>, std::less<>> routes_;
   std::map<std::uint64_t, std::weak_ptr<session_base>> sessions_;
   std::uint64_t next_session_ = 0;
+  core::log_throttle refusal_log_{std::chrono::seconds(10)};
 };
 
 /// Serves one accepted connection (plain or TLS, as the listener says).

@@ -231,9 +231,9 @@ std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
     problems.push_back(fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
   if (spec.method.empty())
     problems.emplace_back("webhook method can't be empty");
-  if (spec.max_payload_size <= 0)
-    problems.push_back(
-      fmt::format("webhook maxPayloadSize must be positive, got {}", spec.max_payload_size));
+  if (spec.max_payload_size <= 0 || spec.max_payload_size > webhook_spec::max_payload_limit)
+    problems.push_back(fmt::format("webhook maxPayloadSize must be from 1 to {}, got {}",
+                                   webhook_spec::max_payload_limit, spec.max_payload_size));
   try {
     parse_port(spec.port);
   } catch (const core::source_error& e) {

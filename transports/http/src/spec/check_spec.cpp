@@ -35,6 +35,10 @@ void check_webhook(const webhook_spec& w, const dsl::spec_check_input& in) {
              "TLS needs both serverCertSecret and serverKeySecret");
   if (w.max_payload_size <= 0)
     cx.error(child_path(at, "maxPayloadSize"), "maxPayloadSize must be positive");
+  else if (w.max_payload_size > webhook_spec::max_payload_limit)
+    cx.error(child_path(at, "maxPayloadSize"),
+             "maxPayloadSize " + std::to_string(w.max_payload_size) + " is over ganglion's limit of "
+               + std::to_string(webhook_spec::max_payload_limit) + " bytes (64 MiB)");
 }
 
 std::optional<dsl::spec_claim> webhook_claim(const webhook_spec& w) {

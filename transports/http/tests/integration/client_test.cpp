@@ -43,6 +43,23 @@ TEST(http_client, sends_method_headers_and_body) {
   EXPECT_EQ(seen[0].header("Content-Type"), "application/json");
 }
 
+TEST(http_client, a_response_body_over_the_limit_fails_the_request) {
+  test::http_sink sink; // answers "ok"
+  http::client c;
+  http::client_request r;
+  r.url = sink.url();
+  r.max_response_bytes = 1;
+  auto res = send(c, r);
+  EXPECT_EQ(res.status, 0);
+  EXPECT_TRUE(res.body.empty());
+  EXPECT_EQ(res.error, "response body larger than 1 bytes");
+  // The client goes on: the same limit as the body passes.
+  r.max_response_bytes = 2;
+  res = send(c, r);
+  EXPECT_EQ(res.status, 200);
+  EXPECT_EQ(res.body, "ok");
+}
+
 TEST(http_client, reports_any_status) {
   test::http_sink sink{503};
   http::client c;

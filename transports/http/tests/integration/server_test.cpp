@@ -1,5 +1,9 @@
 // server_pool against a real libcurl client on loopback.
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <future>
 #include <thread>
@@ -7,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "ganglion/http/server.hpp"
+#include "eventually.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -221,6 +226,32 @@ TEST(http_server, removing_last_route_closes_the_listener) {
   // The port is free again at once.
   auto again = pool.add_route("127.0.0.1", port, "/a", echo());
   EXPECT_EQ(test::http_request("GET", url(port, "/a")).status, 200);
+}
+
+TEST(http_server, a_connection_over_the_limit_gets_503_and_the_others_keep_working) {
+  http::server_options options;
+  options.max_connections = 2;
+  http::server_pool pool{options};
+  auto port = test::free_port();
+  auto a = pool.add_route("127.0.0.1", port, "/a", echo());
+  // Two idle connections hold the listener's two places.
+  std::vector<int> idle;
+  for (int i = 0; i < 2; ++i) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    idle.push_back(fd);
+  }
+  auto refused = test::http_request("GET", url(port, "/a"));
+  EXPECT_EQ(refused.status, 503) << refused.error;
+  ::close(idle.back());
+  idle.pop_back();
+  EXPECT_TRUE(test::eventually([&] { return test::http_request("GET", url(port, "/a")).status == 200; }));
+  for (int fd : idle)
+    ::close(fd);
 }
 
 TEST(http_server, oversized_headers_get_431) {

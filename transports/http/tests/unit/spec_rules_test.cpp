@@ -40,6 +40,14 @@ TEST(webhook_spec_rules, webhook_max_payload_size_must_be_positive) {
                              position_of(yaml, "maxPayloadSize"), "must be positive"));
 }
 
+TEST(webhook_spec_rules, webhook_max_payload_size_has_an_upper_limit) {
+  auto yaml = event_source_yaml("  webhook:\n    a:\n      port: \"1\"\n      endpoint: /a\n"
+                     "      method: POST\n      maxPayloadSize: 1099511627776\n");
+  EXPECT_TRUE(has_diagnostic(load(yaml), "spec.webhook.a.maxPayloadSize",
+                             position_of(yaml, "maxPayloadSize"),
+                             "is over ganglion's limit of 67108864 bytes"));
+}
+
 TEST(webhook_spec_rules, webhook_tls_needs_both_certificate_and_key) {
   auto yaml = event_source_yaml("  webhook:\n    a:\n      port: \"443\"\n      endpoint: /a\n"
                      "      method: POST\n      serverCertSecret: {name: tls, key: crt}\n");

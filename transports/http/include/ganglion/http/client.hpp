@@ -33,6 +33,8 @@ struct client_request {
   /// Names of response headers to return in client_response::headers (case-insensitive);
   /// none when empty.
   std::vector<std::string> response_headers;
+  /// A longer response body fails the request (`response body larger than N bytes`).
+  std::size_t max_response_bytes = std::size_t{64} << 20;
 };
 
 /// How a request ended: `status` 0 and `error` set when no response arrived.

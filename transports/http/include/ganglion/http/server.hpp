@@ -106,6 +106,8 @@ struct server_options {
   std::chrono::milliseconds read_timeout{30000};
   /// Time allowed to write one response.
   std::chrono::milliseconds write_timeout{30000};
+  /// Open connections per listener; one more is answered 503 and closed at once.
+  std::size_t max_connections = 4096;
 };
 
 /// Raised when a route cannot be registered (address in use, duplicate path, bad TLS material).

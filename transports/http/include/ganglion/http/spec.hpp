@@ -25,6 +25,8 @@ struct webhook_spec {
   std::optional<dsl::secret_key_selector> server_key_secret;
   std::optional<dsl::secret_key_selector> auth_secret;
   std::int64_t max_payload_size = 1048576;
+  /// The largest maxPayloadSize ganglion accepts: every connection may hold that much.
+  static constexpr std::int64_t max_payload_limit = std::int64_t{64} << 20;
   std::map<std::string, std::string> metadata;
 };
 
