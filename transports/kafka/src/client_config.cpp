@@ -140,6 +140,9 @@ client_config make_client_config(const client_settings& s, const core::secret_st
     throw config_error("url: the Kafka broker list can't be empty");
   set_property(cfg, "bootstrap.servers", s.url, "url");
   set_property(cfg, "client.id", "ganglion");
+  // librdkafka backs off up to 10 s between reconnects: a broker back after an outage would
+  // wait that long. One attempt a second costs little and the connection log stays quiet.
+  set_property(cfg, "reconnect.backoff.max.ms", "1000");
   bool tls = s.tls.has_value();
   bool sasl = s.sasl.has_value();
   set_property(cfg, "security.protocol",
