@@ -399,8 +399,12 @@ void engine::stop() {
     self->wait_for(d.root);
   }
   d.root = nullptr;
+  // One grace for the whole stop: the remote bus gets what is left of it for its last
+  // publishes (a cluster that is gone must not hold the process twice as long).
   if (d.options.remote)
-    d.options.remote->close(d.options.shutdown_grace);
+    d.options.remote->close(std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       deadline - std::chrono::steady_clock::now()),
+                                     std::chrono::milliseconds(0)));
   if (d.log)
     d.log->flush();
 }

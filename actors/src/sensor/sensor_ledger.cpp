@@ -82,15 +82,31 @@ std::size_t sensor_ledger::commit(bool force_snapshot) {
     auto f = dedup_window::fingerprint_of(e.id);
     finished_.push_back({sequence, f.low, f.high, now_ms});
   });
-  auto finished = finished_.size();
-  if (!finished_.empty()) {
-    store_.append_completions(finished_);
-    generation_entries_ += finished_.size();
-    finished_.clear();
+  auto finished = finished_.size() - unjournaled_;
+  // A full disk (or another write error) must not stop the sensor: what finished stays in
+  // memory and is journaled by a later commit; a crash meanwhile delivers it again.
+  try {
+    if (!finished_.empty()) {
+      store_.append_completions(finished_);
+      generation_entries_ += finished_.size();
+      finished_.clear();
+    }
+    unjournaled_ = 0;
+    auto now = std::chrono::steady_clock::now();
+    if (force_snapshot || now - last_snapshot_ >= durability_.snapshot_interval)
+      save_snapshot();
+    if (store_failing_) {
+      store_failing_ = false;
+      spdlog::info("sensor {}: its progress is recorded again", name_);
+    }
+  } catch (const sensor_store_error& ex) {
+    unjournaled_ = finished_.size();
+    if (!store_failing_)
+      spdlog::error("sensor {}: cannot record its progress ({}); retrying, a restart meanwhile "
+                    "delivers again what finished since",
+                    name_, ex.what());
+    store_failing_ = true;
   }
-  auto now = std::chrono::steady_clock::now();
-  if (force_snapshot || now - last_snapshot_ >= durability_.snapshot_interval)
-    save_snapshot();
   return finished;
 }
 

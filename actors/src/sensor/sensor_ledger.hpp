@@ -78,6 +78,8 @@ private:
   std::shared_ptr<unfinished_events> kept_ = std::make_shared<unfinished_events>();
   held_events held_;
   std::vector<completion> finished_;
+  std::size_t unjournaled_ = 0; ///< entries of finished_ a failed commit left to journal
+  bool store_failing_ = false;   ///< the last commit could not write; logged once
   std::uint64_t next_ = 0;          ///< one past the highest sequence processed
   std::uint64_t replayed_until_ = 0; ///< the highest sequence recovery delivered
   std::uint64_t cursor_ = 0;

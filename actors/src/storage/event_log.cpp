@@ -221,7 +221,8 @@ void event_log::write_batch(std::vector<pending>& batch) {
   auto durable_next = next_;
   buffer_.clear();
   buffer_records_ = 0;
-  for (std::size_t i = 0; i < batch.size() && !failed_; ++i) {
+  bool ok = true;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
     auto& e = batch[i].e;
     if (encoded_size(e) > max_record_payload) {
       rejected[i] = 1;
@@ -229,22 +230,33 @@ void event_log::write_batch(std::vector<pending>& batch) {
     }
     auto filled = active_bytes_ + buffer_.size();
     if (filled >= options_.segment_bytes && filled > 0) {
-      if (!write_buffer() || !roll())
+      if (!write_buffer()) {
+        ok = false;
         break;
+      }
       durable = i;
       durable_next = next_;
+      if (!roll()) {
+        ok = false;
+        break;
+      }
     }
     e.sequence = next_++;
     append_record(buffer_, e, e.sequence);
     ++buffer_records_;
   }
-  if (!failed_ && write_buffer() && options_.fsync == fsync_policy::always)
-    sync_active();
-  if (!failed_)
+  ok = ok && write_buffer() && (options_.fsync != fsync_policy::always || sync_active());
+  if (ok) {
     durable = batch.size();
-  else
+  } else {
+    // What was not written gets its sequences back: no reader saw them.
     next_ = durable_next;
+    buffer_.clear();
+    buffer_records_ = 0;
+  }
   next_sequence_.store(next_);
+  const auto& error = failed_ ? error_ : no_space_;
+  std::size_t refused = 0;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     auto& p = batch[i];
     if (rejected[i]) {
@@ -253,9 +265,12 @@ void event_log::write_batch(std::vector<pending>& batch) {
       p.done(std::move(p.e), nullptr);
     } else {
       p.e.sequence = 0;
-      p.done(std::move(p.e), &error_);
+      ++refused;
+      p.done(std::move(p.e), &error);
     }
   }
+  if (!failed_ && !no_space_.empty())
+    refused_for_space_ += refused;
 }
 
 bool event_log::write_buffer() {
@@ -264,13 +279,20 @@ bool event_log::write_buffer() {
   const auto& path = segments_.back().path;
   if (int error = pwrite_all(active_fd_.get(), buffer_.data(), buffer_.size(), active_bytes_)) {
     // A partial record would be cut at the next open anyway; cut it now so replay and later
-    // segments never see it.
-    if (::ftruncate(active_fd_.get(), static_cast<off_t>(active_bytes_)) != 0)
+    // segments never see it, and so the next append starts on a record boundary.
+    bool cut = ::ftruncate(active_fd_.get(), static_cast<off_t>(active_bytes_)) == 0;
+    if (!cut)
       spdlog::warn("bus log: cannot truncate {} after a failed write: {}", path,
                    error_text(errno));
-    fail(fmt::format("write to {} failed: {}", path, error_text(error)));
+    auto message = fmt::format("write to {} failed: {}", path, error_text(error));
+    if (cut && out_of_space(error))
+      lack_space(std::move(message));
+    else
+      fail(std::move(message));
     return false;
   }
+  if (!no_space_.empty())
+    space_returned();
   active_bytes_ += buffer_.size();
   dirty_ = true;
   {
@@ -289,13 +311,35 @@ bool event_log::write_buffer() {
   return true;
 }
 
+bool event_log::out_of_space(int error) noexcept {
+  return error == ENOSPC || error == EDQUOT;
+}
+
+void event_log::lack_space(std::string message) {
+  if (no_space_.empty())
+    spdlog::error("bus log: {}; events are refused until space returns", message);
+  no_space_ = std::move(message);
+}
+
+void event_log::space_returned() {
+  spdlog::info("bus log: space returned; writing again ({} event(s) were refused meanwhile)",
+               refused_for_space_);
+  no_space_.clear();
+  refused_for_space_ = 0;
+}
+
 bool event_log::roll() {
   if (options_.fsync != fsync_policy::never && !sync_active())
     return false;
   auto path = (std::filesystem::path(options_.directory) / segment_file_name(next_)).string();
   unique_fd fd{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
   if (!fd) {
-    fail(fmt::format("cannot create {}: {}", path, error_text(errno)));
+    int error = errno;
+    auto message = fmt::format("cannot create {}: {}", path, error_text(error));
+    if (out_of_space(error))
+      lack_space(std::move(message));
+    else
+      fail(std::move(message));
     return false;
   }
   if (options_.fsync != fsync_policy::never) {

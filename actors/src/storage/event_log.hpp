@@ -98,7 +98,8 @@ public:
   /// Thread-safe, never blocks on I/O: queues `e`. On the writer thread `e` gets the next
   /// sequence, is written, and `done` runs once the record is durable under the policy:
   /// `always` after the batch's fdatasync, `interval` and `never` once write() returned. After
-  /// an I/O error every append fails with that error's message, without I/O.
+  /// an I/O error every append fails with that error's message, without I/O; while the disk
+  /// is full (ENOSPC, EDQUOT) appends fail with that message, and each batch tries again.
   void append(event&& e, append_done done);
 
   /// Visits every complete record with sequence >= from, in order (e.sequence set). Callable
@@ -136,6 +137,9 @@ private:
   void run();
   void write_batch(std::vector<pending>& batch);
   bool write_buffer();
+  static bool out_of_space(int error) noexcept;
+  void lack_space(std::string message);
+  void space_returned();
   bool roll();
   bool sync_active();
   void fail(std::string message);
@@ -178,6 +182,10 @@ private:
   std::size_t buffer_records_ = 0;
   bool failed_ = false;
   std::string error_;
+  /// While the disk is full: why the last write failed (appends are refused, each batch
+  /// tries the write again); empty otherwise.
+  std::string no_space_;
+  std::size_t refused_for_space_ = 0;
   bool dirty_ = false;
   bool rolled_ = false;
   clock::time_point last_sync_{};

@@ -194,8 +194,10 @@ void sensor_store::save_snapshot(const sensor_snapshot& s) {
   unique_fd fd{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
   if (!fd)
     throw sensor_store_error(fmt::format("cannot create {}: {}", tmp, error_text(errno)));
-  if (int error = write_all(fd.get(), bytes.data(), bytes.size()))
+  if (int error = write_all(fd.get(), bytes.data(), bytes.size())) {
+    ::unlink(tmp.c_str()); // a full disk gets back what the partial copy took
     throw sensor_store_error(fmt::format("cannot write {}: {}", tmp, error_text(error)));
+  }
   if (policy_ == fsync_policy::always) {
     if (int error = data_sync(fd.get()))
       throw sensor_store_error(fmt::format("cannot sync {}: {}", tmp, error_text(error)));

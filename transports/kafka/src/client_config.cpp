@@ -2,6 +2,11 @@
 
 #include <cctype>
 #include <charconv>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -11,12 +16,12 @@ namespace ganglion::kafka::detail {
 namespace {
 
 void on_log(const rd_kafka_t* rk, int level, const char* facility, const char* message) {
-  if (auto* hooks = static_cast<client_hooks*>(rd_kafka_opaque(rk)))
+  if (auto* hooks = static_cast<client_hooks*>(rd_kafka_opaque(rk)); hooks && !hooks->quiet)
     hooks->log.on_log(level, facility, message);
 }
 
 void on_error(rd_kafka_t* rk, int code, const char* reason, void* opaque) {
-  if (auto* hooks = static_cast<client_hooks*>(opaque)) {
+  if (auto* hooks = static_cast<client_hooks*>(opaque); hooks && !hooks->quiet) {
     auto err = static_cast<rd_kafka_resp_err_t>(code);
     bool fatal = err == RD_KAFKA_RESP_ERR__FATAL;
     if (fatal) {
@@ -30,7 +35,7 @@ void on_error(rd_kafka_t* rk, int code, const char* reason, void* opaque) {
 }
 
 int on_stats(rd_kafka_t*, char* json, std::size_t size, void* opaque) {
-  if (auto* hooks = static_cast<client_hooks*>(opaque))
+  if (auto* hooks = static_cast<client_hooks*>(opaque); hooks && !hooks->quiet)
     hooks->log.on_stats(std::string_view(json, size));
   return 0; // librdkafka frees the buffer
 }
@@ -135,6 +140,9 @@ client_config make_client_config(const client_settings& s, const core::secret_st
     throw config_error("url: the Kafka broker list can't be empty");
   set_property(cfg, "bootstrap.servers", s.url, "url");
   set_property(cfg, "client.id", "ganglion");
+  // librdkafka backs off up to 10 s between reconnects: a broker back after an outage would
+  // wait that long. One attempt a second costs little and the connection log stays quiet.
+  set_property(cfg, "reconnect.backoff.max.ms", "1000");
   bool tls = s.tls.has_value();
   bool sasl = s.sasl.has_value();
   set_property(cfg, "security.protocol",
@@ -166,6 +174,56 @@ handle make_handle(rd_kafka_type_t type, client_config cfg) {
     throw config_error(fmt::format("cannot create the Kafka client: {}", error));
   cfg.conf.release(); // rd_kafka_new took it
   return handle{rk, std::move(cfg.hooks)};
+}
+
+bool close_consumer(rd_kafka_t* rk, std::chrono::milliseconds timeout) {
+  if (rk == nullptr)
+    return true;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+  if (rd_kafka_error_t* error = rd_kafka_consumer_close_queue(rk, queue)) {
+    rd_kafka_error_destroy(error);
+    rd_kafka_queue_destroy(queue);
+    return false;
+  }
+  while (!rd_kafka_consumer_closed(rk) && std::chrono::steady_clock::now() < deadline)
+    rd_kafka_queue_poll_callback(queue, 50); // serves the revocation
+  rd_kafka_queue_destroy(queue);
+  return rd_kafka_consumer_closed(rk) != 0;
+}
+
+void destroy_handle(rd_kafka_t* rk, std::unique_ptr<client_hooks> hooks) noexcept {
+  struct shared_state {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+  };
+  auto state = std::make_shared<shared_state>();
+  std::shared_ptr<client_hooks> kept{std::move(hooks)};
+  try {
+    std::thread destroyer([rk, state, kept] {
+      rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+      std::lock_guard guard{state->mutex};
+      state->done = true;
+      state->cv.notify_all();
+    });
+    std::unique_lock lock{state->mutex};
+    if (state->cv.wait_for(lock, close_timeout, [&] { return state->done; })) {
+      lock.unlock();
+      destroyer.join();
+      return;
+    }
+    lock.unlock();
+    if (kept) {
+      spdlog::warn("kafka {}: the client did not stop within {} ms (the cluster does not "
+                   "answer); it finishes in the background",
+                   kept->log.client(), close_timeout.count());
+      kept->quiet = true;
+    }
+    destroyer.detach();
+  } catch (const std::system_error&) {
+    rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE); // no thread to spare
+  }
 }
 
 } // namespace ganglion::kafka::detail

@@ -12,6 +12,8 @@
 // The handle's opaque is the client_hooks; a callback that needs its owner calls user_of(opaque)
 // (set client_hooks::user before make_handle).
 
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -55,7 +57,16 @@ struct client_hooks {
   connection_log log;
   /// The owner's own pointer, for its rebalance or delivery callbacks (see user_of()).
   void* user = nullptr;
+  /// Set when the handle's destruction is left to finish in the background: its log,
+  /// error and statistics callbacks then log nothing.
+  std::atomic<bool> quiet{false};
 };
+
+/// Destroys `rk` (never closing a consumer again: see close_consumer()). librdkafka's destroy
+/// waits for its group's outstanding commits, which a cluster that is gone never answers; after
+/// `close_timeout` the destruction is left to finish on a thread of its own (with `hooks`,
+/// silenced) so that a shutdown keeps its grace.
+void destroy_handle(rd_kafka_t* rk, std::unique_ptr<client_hooks> hooks) noexcept;
 
 /// Deletes an rd_kafka_conf_t that was not handed to rd_kafka_new.
 struct conf_deleter {
@@ -110,10 +121,11 @@ public:
   rd_kafka_t* get() const noexcept { return rk_; }
   /// Its connection log.
   connection_log& log() const noexcept { return hooks_->log; }
-  /// Destroys the handle (blocks until librdkafka's threads end).
+  /// Destroys the handle (destroy_handle: bounded). A consumer is not closed again here:
+  /// close it first with close_consumer(), which bounds the wait for its group.
   void reset() noexcept {
     if (rk_)
-      rd_kafka_destroy(rk_);
+      destroy_handle(rk_, std::move(hooks_));
     rk_ = nullptr;
     hooks_.reset();
   }
@@ -125,5 +137,14 @@ private:
 
 /// rd_kafka_new of `type` with `cfg` (consumed). Throws config_error with librdkafka's reason.
 handle make_handle(rd_kafka_type_t type, client_config cfg);
+
+/// How long a shutdown waits for a consumer's last commit and for its group's leave: a
+/// cluster that is gone must not hold the process past --shutdown-grace.
+inline constexpr std::chrono::milliseconds close_timeout{500};
+
+/// Closes consumer `rk` (revokes its assignment through its rebalance callback, leaves its
+/// group) and waits up to `timeout`; false when it did not finish in time (the cluster is
+/// unreachable: the group forgets this member after its session timeout).
+bool close_consumer(rd_kafka_t* rk, std::chrono::milliseconds timeout = close_timeout);
 
 } // namespace ganglion::kafka::detail

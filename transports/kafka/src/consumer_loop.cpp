@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ganglion/kafka/internal/event_data.hpp"
+#include "kafka_bus_admin.hpp"
 
 namespace ganglion::kafka::detail {
 
@@ -296,13 +297,20 @@ void consumer_loop::commit(bool sync, bool all) {
       rd_kafka_topic_partition_list_add(list, spec_.topic.c_str(), partition)->offset = point;
   }
   if (list->cnt > 0) {
-    auto err = rd_kafka_commit(consumer_.get(), list, sync ? 0 : 1);
-    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    // The last commit waits a bounded time: an unreachable cluster must not hold the
+    // shutdown (what it could not commit is read again at the next start).
+    std::string error;
+    if (sync)
+      error = commit_and_wait(consumer_.get(), list, close_timeout);
+    else if (auto err = rd_kafka_commit(consumer_.get(), list, 1); err)
+      error = rd_kafka_err2str(err);
+    if (error.empty()) {
       for (int i = 0; i < list->cnt; ++i)
         owned_[list->elems[i].partition].progress.mark_committed(list->elems[i].offset);
     } else if (sync) {
-      spdlog::warn("kafka {}: cannot commit offsets of {}: {}", name_, spec_.topic,
-                   rd_kafka_err2str(err));
+      spdlog::warn("kafka {}: cannot commit offsets of {} ({}); the records after the last "
+                   "commit will be read again",
+                   name_, spec_.topic, error);
     }
   }
   rd_kafka_topic_partition_list_destroy(list);
@@ -358,7 +366,7 @@ void consumer_loop::shutdown() {
     box_->wake_consumer = nullptr;
     box_->wake_main = nullptr;
   }
-  rd_kafka_consumer_close(consumer_.get());
+  close_consumer(consumer_.get());
   rd_kafka_queue_destroy(consumer_queue_);
   rd_kafka_queue_destroy(main_queue_);
   consumer_queue_ = main_queue_ = nullptr;

@@ -148,7 +148,7 @@ void kafka_bus::mark_forgotten(const std::string& group, int partitions) {
   }
   auto error = commit_and_wait(consumer.get(), list, timeout);
   rd_kafka_topic_partition_list_destroy(list);
-  rd_kafka_consumer_close(consumer.get());
+  close_consumer(consumer.get());
   if (!error.empty())
     throw std::runtime_error(
       fmt::format("kafka bus: forgetting consumer group {}: {}", group, error));

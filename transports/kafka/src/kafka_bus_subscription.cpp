@@ -144,7 +144,7 @@ bus_subscription::~bus_subscription() {
   stop_ = true;
   thread_.join();
   commit(true);
-  rd_kafka_consumer_close(consumer_.get());
+  close_consumer(consumer_.get());
 }
 
 void bus_subscription::acknowledge(const std::vector<std::uint64_t>& sequences) {
@@ -239,7 +239,7 @@ void bus_subscription::commit(bool wait) {
     rd_kafka_commit(consumer_.get(), offsets.get(), 1);
     return;
   }
-  auto timeout = std::min(settings_->options.request_timeout, std::chrono::milliseconds(5000));
+  auto timeout = std::min(settings_->options.request_timeout, close_timeout);
   if (auto error = commit_and_wait(consumer_.get(), offsets.get(), timeout); !error.empty())
     spdlog::warn("kafka bus: sensor {}: the last commit of group {} failed ({}); its "
                  "acknowledged events will be delivered again",

@@ -120,7 +120,11 @@ void kafka_owners::run() {
       rd_kafka_message_destroy(m); // the topic carries no records; errors reach the log
     registry_->sync_fresh();
   }
-  rd_kafka_consumer_close(consumer_.get()); // revokes through rebalance(), then leaves
+  // Revokes through rebalance(), then leaves; a replica that cannot reach the cluster leaves
+  // by its session timeout instead.
+  if (!close_consumer(consumer_.get()))
+    spdlog::warn("kafka bus: ownership: could not leave the group; its shards move after the "
+                 "session timeout");
   registry_->clear_owned();
   registry_->sync_all();
   consumer_.reset();

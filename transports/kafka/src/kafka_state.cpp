@@ -43,7 +43,7 @@ kafka_state::kafka_state(std::shared_ptr<const bus_settings> settings, bus_produ
 
 kafka_state::~kafka_state() {
   if (reader_.get() != nullptr)
-    rd_kafka_consumer_close(reader_.get());
+    close_consumer(reader_.get());
 }
 
 std::size_t kafka_state::max_value_bytes() const {

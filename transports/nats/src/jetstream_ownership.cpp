@@ -340,8 +340,15 @@ void jetstream_ownership::log_changes() {
 
 void jetstream_ownership::expire_overdue() {
   auto now = steady::now();
+  bool overdue = false;
+  for (const auto& sh : shards_)
+    overdue = overdue || (sh.held && now >= sh.deadline);
+  if (!overdue)
+    return;
+  // Leases renewed in one tick run out within one: give them up together (a little early is
+  // safe; nobody else takes a shard before its lease ran out) — one log line, not one a shard.
   for (std::uint32_t k = 0; k < settings_.shards; ++k)
-    if (shards_[k].held && now >= shards_[k].deadline)
+    if (shards_[k].held && now + settings_.tick >= shards_[k].deadline)
       set_held(k, false, "lease not renewed in time");
 }
 
