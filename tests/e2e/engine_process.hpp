@@ -219,9 +219,11 @@ spec:
   return out;
 }
 
-/// A Sensor named `name` with one dependency `d` on `hooks/example` and `triggers` (YAML list
+/// A Sensor named `name` with one dependency `d` on `hooks/example` (with `dependency_fields`,
+/// YAML lines indented for the dependency, e.g. a `transform:`) and `triggers` (YAML list
 /// items indented for `triggers:`), as a document to append to an EventSource.
-inline std::string hook_sensor(const std::string& triggers, const std::string& name = "s") {
+inline std::string hook_sensor(const std::string& triggers, const std::string& name = "s",
+                               const std::string& dependency_fields = {}) {
   return fmt::format(R"(---
 apiVersion: argoproj.io/v1alpha1
 kind: Sensor
@@ -232,9 +234,9 @@ spec:
     - name: d
       eventSourceName: hooks
       eventName: example
-  triggers:
+{}  triggers:
 {})",
-                     name, triggers);
+                     name, dependency_fields, triggers);
 }
 
 /// An email trigger named `name` (a kind ganglion does not run yet), as an item of `triggers:`.

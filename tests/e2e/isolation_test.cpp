@@ -91,26 +91,11 @@ std::string sibling(const std::string& sink_url) {
                           "sibling");
 }
 
-/// A sensor on hooks/example whose dependency `d` has `transform` (YAML under `transform:`).
+/// A sensor on hooks/example whose dependency `d` has `transform` (YAML under `transform:`)
+/// and a log trigger that never fires.
 std::string endless_transform(const std::string& name, const std::string& transform) {
-  return fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: {}
-spec:
-  dependencies:
-    - name: d
-      eventSourceName: hooks
-      eventName: example
-      transform:
-{}
-  triggers:
-    - template:
-        name: never
-        log: {{}}
-)",
-                     name, transform);
+  return e2e::hook_sensor("    - template:\n        name: never\n        log: {}\n", name,
+                          "      transform:\n" + transform + "\n");
 }
 
 /// Posts `count` events 20 ms apart and returns each one's latency, from the moment before its

@@ -200,17 +200,17 @@ struct tcp_proxy::impl {
       if (fds[0].revents & POLLIN) {
         std::uint64_t n = 0;
         (void)!::read(wake, &n, sizeof n);
-        std::deque<command> todo;
+        std::deque<command> taken;
         {
           std::lock_guard guard{mutex};
-          todo.swap(commands);
+          taken.swap(commands);
         }
         bool running = true;
-        for (auto c : todo)
+        for (auto c : taken)
           running = apply(c) && running;
         {
           std::lock_guard guard{mutex};
-          done += todo.size();
+          done += taken.size();
           open = links.size();
         }
         done_cv.notify_all();
