@@ -99,6 +99,16 @@ TEST(model_limits, a_recursive_alias_is_refused_at_the_alias) {
   EXPECT_TRUE(has_diagnostic(r, "", 4, 9, "recursive alias *a"));
 }
 
+TEST(model_limits, a_comma_after_a_document_is_an_error_not_a_hang) {
+  // yaml-cpp 0.7 starts empty documents at such a ',' for ever (found by manifest_fuzz).
+  for (const std::string yaml : {"[a],", "apiVersion: v1\n---\n{kind: Sensor} ,\n", "'a',"}) {
+    auto r = load(yaml);
+    ASSERT_EQ(r.diagnostics.size(), 1u) << dump(r);
+    EXPECT_TRUE(has_diagnostic(r, "", position_of(yaml, ","),
+                               "',' outside a flow collection")) << dump(r);
+  }
+}
+
 TEST(model_limits, deeply_nested_input_of_any_shape_is_an_error_not_a_crash) {
   const int depth = 100'000;
   EXPECT_TRUE(has_message(load(std::string(depth, '[')), "nesting deeper than 100 levels"));

@@ -110,21 +110,22 @@ void load_text_into(const std::string& text, const std::string& file, const load
     return;
   }
   // The streaming limits pass parses the text once more; it runs before building only when an
-  // alias could expand, and otherwise only to locate a limit that walking the built tree crosses.
-  const bool may_alias = detail::may_alias(text);
+  // alias could expand or a ',' could stall yaml-cpp, and otherwise only to locate a limit that
+  // walking the built tree crosses.
+  const bool checked_first = detail::may_alias(text) || detail::may_stall(text);
   auto refuse = [&] {
     auto refused = detail::check_yaml_limits(text, file, options);
     if (refused)
       result.diagnostics.push_back(std::move(*refused));
     return refused.has_value();
   };
-  if (may_alias && refuse())
+  if (checked_first && refuse())
     return;
   std::vector<YAML::Node> roots;
   try {
     roots = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
-    if (!may_alias && refuse()) // e.g. yaml-cpp's own depth guard, past ours
+    if (!checked_first && refuse()) // e.g. yaml-cpp's own depth guard, past ours
       return;
     add_file_diagnostic(result, file, e.mark.line >= 0 ? e.mark.line + 1 : 0,
                         e.mark.column >= 0 ? e.mark.column + 1 : 0,

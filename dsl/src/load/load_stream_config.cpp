@@ -76,7 +76,7 @@ jetstream_stream_settings read_stream_config(const YAML::Node& node, const std::
     if (!it->first.IsScalar())
       continue;
     const auto& key = it->first.Scalar();
-    const auto& value = it->second;
+    const YAML::Node value = it->second; // it-> is a proxy that ends with the statement
     auto at = child_path(path, key);
     auto name = lowered(key);
     if (name == "maxmsgs") {

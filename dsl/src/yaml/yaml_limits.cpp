@@ -29,7 +29,13 @@ class cost_counter final : public YAML::EventHandler {
 public:
   explicit cost_counter(const load_options& options) : options_(options) {}
 
-  void OnDocumentStart(const YAML::Mark&) override {
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    // yaml-cpp 0.7 does not consume a ',' after a document's root: it starts empty documents at
+    // the same place for ever (YAML::LoadAll then never returns and its memory grows).
+    if (mark.pos == last_document_start_)
+      throw limit_hit{mark, "',' outside a flow collection ([...] or {...}) after the end of the "
+                            "document"};
+    last_document_start_ = mark.pos;
     anchors_.clear();
     names_.clear();
   }
@@ -135,6 +141,7 @@ private:
   std::map<YAML::anchor_t, cost> anchors_;
   std::map<YAML::anchor_t, std::string> names_;
   std::string pending_name_;
+  int last_document_start_ = -1;
 };
 
 } // namespace
@@ -161,6 +168,10 @@ std::optional<diagnostic> check_yaml_limits(const std::string& text, const std::
 
 bool may_alias(const std::string& text) {
   return text.find('*') != std::string::npos;
+}
+
+bool may_stall(const std::string& text) {
+  return text.find(',') != std::string::npos;
 }
 
 bool count_nodes(const YAML::Node& node, int depth, std::size_t& nodes,

@@ -39,14 +39,17 @@ std::string go_time_string(std::int64_t unix_ms) {
   if (unix_ms == -1)
     return "0001-01-01 00:00:00 +0000 UTC";
   std::int64_t seconds = floor_div(unix_ms, 1000);
-  auto millis = static_cast<int>(unix_ms - seconds * 1000);
+  // Not unix_ms - seconds * 1000: that overflows near INT64_MIN (a broker's timestamp is any int64).
+  auto millis = static_cast<int>((unix_ms % 1000 + 1000) % 1000);
   std::int64_t days = floor_div(seconds, 86400);
   auto in_day = static_cast<int>(seconds - days * 86400);
   std::int64_t year = 0;
   unsigned month = 0, day = 0;
   civil_from_days(days, year, month, day);
-  auto out = fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", year, month, day, in_day / 3600,
-                         in_day / 60 % 60, in_day % 60);
+  // Go pads the year's digits, after its sign, to four.
+  auto out = fmt::format("{}{:04}-{:02}-{:02} {:02}:{:02}:{:02}", year < 0 ? "-" : "",
+                         year < 0 ? -year : year, month, day, in_day / 3600, in_day / 60 % 60,
+                         in_day % 60);
   if (millis != 0) {
     auto fraction = fmt::format("{:03}", millis);
     while (fraction.back() == '0')

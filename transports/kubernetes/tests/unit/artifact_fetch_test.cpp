@@ -69,6 +69,18 @@ TEST(artifact_decode, what_is_not_an_object_is_an_error_naming_where) {
   EXPECT_NE(bad.find("line "), std::string::npos) << bad;
 }
 
+TEST(artifact_decode, a_comma_after_the_object_is_an_error_not_a_hang) {
+  // yaml-cpp 0.7 loops for ever, allocating, on a ',' after a document's root.
+  try {
+    object_json("{\"kind\": \"Pod\"},", at + ".file");
+    FAIL() << "no error";
+  } catch (const artifact_error& e) {
+    EXPECT_NE(std::string{e.what()}.find("',' outside a flow collection"), std::string::npos)
+      << e.what();
+    EXPECT_NE(std::string{e.what()}.find("column 16"), std::string::npos) << e.what();
+  }
+}
+
 TEST(artifact_decode, an_alias_bomb_is_refused_before_it_is_expanded) {
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
   char prev = 'a';
