@@ -7,24 +7,11 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "ganglion/dsl/kind/read.hpp"
-#include "ganglion/dsl/kind/spec_input.hpp"
+#include "trigger/log_spec.hpp"
 
 namespace ganglion::core {
 
 namespace {
-
-/// `template.log`.
-struct log_spec {
-  std::uint64_t interval_seconds = 0;
-};
-
-log_spec read_log_spec(const dsl::spec_read_input& in) {
-  return {static_cast<std::uint64_t>(
-    std::max<std::int64_t>(0, dsl::detail::read_int(in.node, "intervalSeconds")))};
-}
-
-void check_log_spec(const log_spec&, const dsl::spec_check_input&) {}
 
 class log_executor : public trigger_executor {
 public:
@@ -94,8 +81,7 @@ trigger_factory make_log_trigger_factory() {
     return std::make_unique<log_executor>(ctx.sensor_name, ctx.manifest->template_.name,
                                           spec ? spec->interval_seconds : 0);
   };
-  return {std::move(create), check_log_trigger,
-          dsl::make_kind_spec<log_spec>(&read_log_spec, &check_log_spec)};
+  return {std::move(create), check_log_trigger, log_spec_step()};
 }
 
 } // namespace ganglion::core

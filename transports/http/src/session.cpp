@@ -9,6 +9,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "request_reading.hpp"
+
 namespace ganglion::http::detail {
 
 namespace {
@@ -18,7 +20,6 @@ namespace bhttp = beast::http;
 using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
 
-constexpr std::uint64_t unrouted_body_limit = 1048576;
 constexpr std::chrono::seconds linger_time{2};
 
 bool is_disconnect(const error_code& ec) {
@@ -96,8 +97,11 @@ private:
     keep_alive_ = message.keep_alive();
     std::string_view target = message.target();
     entry_ = owner_->find(target.substr(0, target.find('?')));
-    std::uint64_t limit = entry_ ? entry_->options.body_limit : unrouted_body_limit;
-    if (auto length = parser_->content_length(); length && *length > limit)
+    auto limit = body_limit_for(entry_ ? std::optional<std::uint64_t>{entry_->options.body_limit}
+                                       : std::nullopt);
+    auto declared = parser_->content_length(); // a boost::optional
+    if (declared_too_large(declared ? std::optional<std::uint64_t>{*declared} : std::nullopt,
+                           limit))
       return reject_too_large();
     parser_->body_limit(limit);
     if (beast::iequals(message[bhttp::field::expect], "100-continue")) {
@@ -147,20 +151,14 @@ private:
   void serve() {
     lowest().expires_never();
     auto& message = parser_->get();
-    request r;
-    r.method = std::string(message.method_string());
-    r.target = std::string(message.target());
-    auto q = r.target.find('?');
-    r.path = r.target.substr(0, q);
-    if (q != std::string::npos)
-      r.query = r.target.substr(q + 1);
+    header_list headers;
     for (const auto& field : message)
-      r.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-    r.body = std::move(message.body());
+      headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
     error_code ec;
     auto remote = lowest().socket().remote_endpoint(ec);
-    if (!ec)
-      r.remote_address = remote.address().to_string();
+    auto r = make_request(std::string(message.method_string()), std::string(message.target()),
+                          std::move(headers), std::move(message.body()),
+                          ec ? std::string{} : remote.address().to_string());
 
     if (!entry_) {
       if (r.path == "/health")

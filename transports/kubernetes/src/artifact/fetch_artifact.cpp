@@ -6,41 +6,14 @@
 #include <iterator>
 #include <sys/stat.h>
 
-#include <yaml-cpp/yaml.h>
-
 #include "artifact/fetchers.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/kind/read.hpp"
-#include "ganglion/dsl/kind/yaml_limits.hpp"
-#include "ganglion/dsl/kind/yaml_node.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::kubernetes::detail {
 
 using dsl::detail::child_path;
-
-std::string decode_object(std::string_view text) {
-  std::string owned{text};
-  if (auto hit = dsl::detail::check_yaml_limits(owned, {}, dsl::load_options{}))
-    throw artifact_error("refused: " + hit->message + " (line " + std::to_string(hit->where.line)
-                         + ", column " + std::to_string(hit->where.column) + ")");
-  YAML::Node doc;
-  try {
-    doc = YAML::Load(owned);
-  } catch (const YAML::Exception& e) {
-    throw artifact_error("not valid YAML or JSON: " + e.msg + " (line "
-                         + std::to_string(e.mark.line + 1) + ", column "
-                         + std::to_string(e.mark.column + 1) + ")");
-  }
-  if (dsl::detail::is_absent(doc))
-    throw artifact_error("holds no object (the document is empty)");
-  if (!doc.IsMap())
-    throw artifact_error("holds " + dsl::detail::describe(doc)
-                         + ", not an object (a Kubernetes manifest is a map)");
-  YAML::Node holder(YAML::NodeType::Map);
-  holder["object"] = doc;
-  return dsl::detail::read_json(holder, "object", "a");
-}
 
 std::string object_json(std::string_view text, const std::string& where) {
   try {

@@ -30,10 +30,6 @@ std::string trim_space(std::string text) {
   return text.substr(start);
 }
 
-bool is_digits(std::string_view text) {
-  return text.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
 /// minio-go's CheckValidBucketName (its lenient form); empty when `name` passes.
 std::string bucket_name_problem(const std::string& name) {
   auto edge_ok = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
@@ -113,35 +109,6 @@ std::string field_of(const std::string& code, const std::string& path) {
 }
 
 } // namespace
-
-std::string s3_endpoint_problem(std::string_view endpoint) {
-  if (endpoint.find("://") != std::string_view::npos)
-    return "endpoint is host[:port], without a scheme (insecure: true chooses http), got \""
-           + std::string{endpoint} + "\"";
-  if (endpoint.find_first_of("/?#@") != std::string_view::npos)
-    return "endpoint is host[:port], without a path, got \"" + std::string{endpoint} + "\"";
-  auto host = endpoint;
-  if (endpoint.starts_with("[")) {
-    auto close = endpoint.find(']');
-    if (close == std::string_view::npos
-        || (close + 1 < endpoint.size() && endpoint[close + 1] != ':')
-        || !is_digits(endpoint.substr(std::min(endpoint.size(), close + 2))))
-      return "endpoint \"" + std::string{endpoint} + "\" is not [IPv6 address]:port";
-    return {};
-  }
-  if (auto colon = endpoint.find(':'); colon != std::string_view::npos) {
-    host = endpoint.substr(0, colon);
-    if (!is_digits(endpoint.substr(colon + 1)))
-      return "endpoint \"" + std::string{endpoint} + "\" has no valid port after its host";
-  }
-  if (host.empty() || host.front() == '-' || host.front() == '.' || host.front() == '_'
-      || host.back() == '-' || host.back() == '_'
-      || host.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
-           != std::string_view::npos)
-    return "endpoint \"" + std::string{endpoint}
-           + "\" does not follow ip address or domain name standards";
-  return {};
-}
 
 std::string read_s3_artifact(const s3_artifact& s3, const fetch_options& options,
                              const std::string& path) {
