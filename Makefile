@@ -17,7 +17,7 @@ SERVICE_PACKAGES := openssh-server
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps configure build test test-unit run clean
+.PHONY: all deps configure build test-unit run clean
 
 all: build
 
@@ -49,9 +49,50 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-## test: every ctest tier (unit, integration, e2e, conformance, install)
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+## test: every ctest tier (unit, integration, e2e, conformance, install, fuzz smoke) on the
+## AddressSanitizer + UBSan build in build-asan: any finding fails its test (tests/README.md)
+## test-asan: the unit and integration tiers of that build
+## test-tsan: the actor, bus and transport tests (unit, integration) under ThreadSanitizer
+## test-release: every tier on the RelWithDebInfo build that make run and make bench use
+## test-unit: the unit tier of the RelWithDebInfo build
+.PHONY: test test-asan test-tsan test-release asan-build tsan-build
+ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+SANITIZER_FILES := $(CURDIR)/tests/sanitizers
+TEST_TIMEOUT := 600
+ASAN_ENV := ASAN_OPTIONS=abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1 \
+  LSAN_OPTIONS=suppressions=$(SANITIZER_FILES)/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(SANITIZER_FILES)/ubsan.supp
+TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(SANITIZER_FILES)/tsan.supp
+# librdkafka's C11 threads (thrd_create) are invisible to g++'s TSan, which then crashes.
+TSAN_EXCLUDE := kafka
+
+asan-build: deps
+	cmake -S . -B $(ASAN_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=g++ \
+	  -DGANGLION_SANITIZE=address $(GANGLION_CMAKE_ARGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The TSan build leaves the benchmarks out and builds the binary and the two tiers it runs.
+tsan-build: deps
+	cmake -S . -B $(TSAN_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=g++ \
+	  -DGANGLION_SANITIZE=thread -DGANGLION_BUILD_BENCH=OFF $(GANGLION_CMAKE_ARGS)
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target ganglion $$(ninja -C $(TSAN_BUILD) -t targets all \
+	  | sed -n 's/^\(\(unit\|integration\)_[a-z0-9_]*\): phony$$/\1/p')
+
+test: asan-build
+	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
+
+test-asan: asan-build
+	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
+	  -L '^(unit|integration)$$'
+
+test-tsan: tsan-build
+	cd $(TSAN_BUILD) && $(TSAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
+	  -L '^(unit|integration)$$' -E '$(TSAN_EXCLUDE)'
+
+test-release: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
 test-unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit
@@ -87,15 +128,17 @@ bench: build bench-deps
 bench-quick: build bench-deps
 	python3 bench/run.py --quick --build $(BUILD)
 
-## fuzz: build the libFuzzer targets with clang into $(BUILD)/fuzz and run each for 60 s
+## fuzz: build the libFuzzer targets with clang into $(BUILD)/fuzz and run each for
+## FUZZ_SECONDS (default 60; e.g. make fuzz FUZZ_SECONDS=3600 for a campaign)
 .PHONY: fuzz fuzz-smoke
 FUZZ_BUILD := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
 $(FUZZ_BUILD)/CMakeCache.txt: tests/fuzz/CMakeLists.txt
 	cmake -S tests/fuzz -B $(FUZZ_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=clang++
 
 fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
-	tests/fuzz/run.sh $(FUZZ_BUILD) 60
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 ## fuzz-smoke: the same targets for 5 s each from the seed corpus (also `ctest -L fuzz`)
 fuzz-smoke: deps $(FUZZ_BUILD)/CMakeCache.txt
@@ -103,4 +146,4 @@ fuzz-smoke: deps $(FUZZ_BUILD)/CMakeCache.txt
 	tests/fuzz/run.sh $(FUZZ_BUILD) 5
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

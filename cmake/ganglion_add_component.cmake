@@ -20,6 +20,11 @@ function(ganglion_add_component name)
   target_include_directories(${target}
     PUBLIC $<BUILD_INTERFACE:${public_dir}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
     PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+  if(ganglion_sanitizer_flags)
+    # A program linking a sanitized library (an embedder of a sanitized install) needs the
+    # sanitizers' runtimes too.
+    target_link_options(${target} INTERFACE ${ganglion_sanitizer_flags})
+  endif()
   if(arg_NO_INSTALL)
     return()
   endif()

@@ -20,6 +20,9 @@ set -uo pipefail
 
 # Packages of debian:12-slim that the binary's libraries may come from without being named.
 BASE_PACKAGES="libc6 libgcc-s1 libstdc++6"
+# The sanitizers' runtimes, which a `make test` build links (cmake/sanitizers.cmake); the image
+# is built from a build without sanitizers.
+BASE_PACKAGES+=" libasan8 libubsan1 libtsan2"
 # Packages the binary needs for files it reads, not for libraries it links: "package:why".
 DATA_PACKAGES=(
   "tzdata:IANA time zones of time filters, read from /usr/share/zoneinfo"

@@ -1,7 +1,7 @@
 // Hot reload of a sensor that holds a half-satisfied join: adding, removing, renaming and
-// reordering its triggers and dependencies. Built against the engine compiled with
-// AddressSanitizer (unit_core_asan): a reload that reads past a trigger's bookkeeping fails
-// the test where it happens instead of corrupting memory.
+// reordering its triggers and dependencies. Under make test the engine is built with
+// AddressSanitizer: a reload that reads past a trigger's bookkeeping fails the test where it
+// happens instead of corrupting memory.
 
 #include <future>
 #include <map>
