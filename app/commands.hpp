@@ -28,6 +28,7 @@ struct run_options {
   std::string retention_age = "24h";
   std::string webhook_host = "0.0.0.0";
   std::size_t bus_capacity = 65536;
+  std::size_t bus_capacity_mib = 1024;
   double shutdown_grace_seconds = 10;
   double dedup_window_seconds = 300;
   /// Time one run of a sensor's jq or Lua script may take (Go duration).

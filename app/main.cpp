@@ -83,6 +83,11 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--bus-capacity", run.bus_capacity,
                       "Events alive at once before sources are refused (HTTP 503)")
     ->capture_default_str();
+  run_cmd
+    ->add_option("--bus-capacity-mib", run.bus_capacity_mib,
+                 "MiB of events alive at once before sources are refused (HTTP 503)")
+    ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24))
+    ->capture_default_str();
   run_cmd->add_option("--shutdown-grace", run.shutdown_grace_seconds,
                       "Seconds to finish in-flight triggers on SIGTERM")
     ->capture_default_str();

@@ -152,6 +152,7 @@ int run_command(const run_options& options) {
       return 1;
   }
   engine_options.bus_capacity = options.bus_capacity;
+  engine_options.bus_capacity_bytes = options.bus_capacity_mib << 20;
   engine_options.dedup_window =
     std::chrono::milliseconds(static_cast<long>(options.dedup_window_seconds * 1000));
   engine_options.shutdown_grace =

@@ -1,4 +1,4 @@
-// The embedded bus: capacity, unrouted events, publish order. Publishers are real threads; the
+// The embedded bus: capacity in events and bytes, unrouted events, publish order. Publishers are real threads; the
 // dispatcher and subscribers run on CAF's deterministic scheduler, so each check follows run().
 
 #include <atomic>
@@ -14,12 +14,12 @@ using namespace ganglion::core;
 
 namespace {
 
-event make(std::string subject) {
+event make(std::string subject, std::size_t data_bytes = 2) {
   event e;
   e.id = new_event_id();
   e.source = "es";
   e.subject = std::move(subject);
-  e.data = "{}";
+  e.data = "\"" + std::string(data_bytes - 2, 'x') + "\"";
   return e;
 }
 
@@ -66,6 +66,55 @@ TEST(embedded_bus, refuses_past_capacity_until_events_are_released) {
   EXPECT_EQ(bus->publish(make("a")), publish_status::stopped);
   caf::anon_send_exit(holder, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
+}
+
+TEST(embedded_bus, refuses_past_its_bytes_until_events_are_released) {
+  constexpr std::size_t mib = 1 << 20;
+  metrics_registry metrics;
+  auto work = std::make_shared<work_tracker>();
+  auto bus = std::make_shared<embedded_bus>(1000, metrics, work, nullptr, 3 * mib);
+  EXPECT_EQ(bus->publish(make("a", mib)), publish_status::accepted);
+  EXPECT_EQ(bus->publish(make("a", mib)), publish_status::accepted);
+  // Far below the 1,000 events, but a third MiB of data would pass the 3 MiB.
+  EXPECT_EQ(bus->publish(make("a", mib)), publish_status::saturated);
+  EXPECT_EQ(bus->live(), 2u);
+  EXPECT_GT(bus->live_bytes(), 2 * mib);
+  EXPECT_LT(bus->live_bytes(), 2 * mib + 1024);
+  // Small events still fit beside them.
+  EXPECT_EQ(bus->publish(make("a")), publish_status::accepted);
+
+  ganglion::test::deterministic_system det;
+  auto& sys = det.sys();
+  auto holder = sys.spawn([](caf::stateful_actor<holder_state>* self) -> caf::behavior {
+    return {
+      [=](event_batch& batch) {
+        for (auto& e : batch.events)
+          self->state.held.push_back(e);
+      },
+      [=](stop_atom) { self->state.held.clear(); },
+    };
+  });
+  bus->subscribe("es", "a", holder);
+  auto dispatcher = sys.spawn(bus_dispatcher, bus);
+  det.run();
+  EXPECT_EQ(bus->publish(make("a", mib)), publish_status::saturated);
+  caf::anon_send(holder, stop_atom::value);
+  det.run();
+  ASSERT_EQ(bus->live(), 0u);
+  EXPECT_EQ(bus->live_bytes(), 0u);
+  EXPECT_EQ(bus->publish(make("a", mib)), publish_status::accepted);
+  caf::anon_send_exit(holder, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
+}
+
+TEST(embedded_bus, an_event_larger_than_its_bytes_gets_into_an_empty_bus_only) {
+  metrics_registry metrics;
+  auto work = std::make_shared<work_tracker>();
+  auto bus = std::make_shared<embedded_bus>(1000, metrics, work, nullptr, 4096);
+  EXPECT_EQ(bus->publish(make("a", 10000)), publish_status::accepted);
+  EXPECT_EQ(bus->publish(make("a", 10000)), publish_status::saturated);
+  EXPECT_EQ(bus->publish(make("a")), publish_status::saturated);
+  EXPECT_EQ(bus->live(), 1u);
 }
 
 TEST(embedded_bus, unrouted_events_are_counted_and_released) {

@@ -10,26 +10,35 @@ namespace ganglion::core {
 
 namespace {
 
+/// What an event costs against the bus's byte capacity: its fields.
+std::size_t event_bytes(const event& e) {
+  return sizeof(event) + e.id.size() + e.source.size() + e.type.size() + e.subject.size()
+         + e.time.size() + e.datacontenttype.size() + e.specversion.size() + e.data.size();
+}
+
+} // namespace
+
 /// An accepted event, counted in the bus's live events until the last holder lets go.
-struct live_event {
-  live_event(event&& accepted, std::shared_ptr<std::atomic<std::size_t>> counter)
-    : e(std::move(accepted)), live(std::move(counter)) {}
-  ~live_event() { live->fetch_sub(1, std::memory_order_acq_rel); }
+struct embedded_bus::live_event {
+  live_event(event&& accepted, std::size_t size, std::shared_ptr<live_counts> counts)
+    : e(std::move(accepted)), bytes(size), live(std::move(counts)) {}
+  ~live_event() {
+    live->events.fetch_sub(1, std::memory_order_acq_rel);
+    live->bytes.fetch_sub(bytes, std::memory_order_acq_rel);
+  }
   live_event(const live_event&) = delete;
   live_event& operator=(const live_event&) = delete;
 
   event e;
-  std::shared_ptr<std::atomic<std::size_t>> live;
+  std::size_t bytes;
+  std::shared_ptr<live_counts> live;
 };
 
-} // namespace
-
 embedded_bus::embedded_bus(std::size_t capacity, metrics_registry& metrics,
-                           std::shared_ptr<work_tracker> work, std::shared_ptr<event_log> log)
-  : capacity_(capacity),
-    live_(std::make_shared<std::atomic<std::size_t>>(0)),
-    work_(std::move(work)),
-    log_(std::move(log)),
+                           std::shared_ptr<work_tracker> work, std::shared_ptr<event_log> log,
+                           std::size_t byte_capacity)
+  : capacity_(capacity), byte_capacity_(byte_capacity), live_(std::make_shared<live_counts>()),
+    work_(std::move(work)), log_(std::move(log)),
     accepted_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
                                   {{"result", "accepted"}})),
     saturated_(metrics.get_counter("ganglion_bus_events_total", "Events offered to the bus",
@@ -44,31 +53,31 @@ void embedded_bus::publish(event&& e, publish_done done) {
     done(publish_status::stopped, {});
     return;
   }
-  if (live_->fetch_add(1, std::memory_order_acq_rel) >= capacity_) {
-    live_->fetch_sub(1, std::memory_order_acq_rel);
+  const auto bytes = event_bytes(e);
+  if (!admit(bytes)) {
     saturated_.inc();
     done(publish_status::saturated, {});
     return;
   }
   if (!log_) {
     e.sequence = next_sequence_.fetch_add(1, std::memory_order_relaxed) + 1;
-    enqueue(std::move(e));
+    enqueue(std::move(e), bytes);
     done(publish_status::accepted, {});
     return;
   }
   // The log's writer thread assigns the sequence, in append order, and calls back once the
   // record is durable under the fsync policy.
-  log_->append(std::move(e), [this, done = std::move(done)](event&& stored,
-                                                            const std::string* error) {
-    if (error) {
-      live_->fetch_sub(1, std::memory_order_acq_rel);
-      failed_.inc();
-      done(publish_status::failed, *error);
-      return;
-    }
-    enqueue(std::move(stored));
-    done(publish_status::accepted, {});
-  });
+  log_->append(std::move(e),
+               [this, bytes, done = std::move(done)](event&& stored, const std::string* error) {
+                 if (error) {
+                   unadmit(bytes);
+                   failed_.inc();
+                   done(publish_status::failed, *error);
+                   return;
+                 }
+                 enqueue(std::move(stored), bytes);
+                 done(publish_status::accepted, {});
+               });
 }
 
 publish_status embedded_bus::publish(event&& e) {
@@ -79,10 +88,30 @@ publish_status embedded_bus::publish(event&& e) {
   return result.get();
 }
 
-void embedded_bus::enqueue(event&& e) {
+bool embedded_bus::admit(std::size_t bytes) {
+  if (live_->events.fetch_add(1, std::memory_order_acq_rel) >= capacity_) {
+    live_->events.fetch_sub(1, std::memory_order_acq_rel);
+    return false;
+  }
+  // An event larger than the whole byte capacity still gets through an empty bus, so that it
+  // is refused for a while, not for ever.
+  auto before = live_->bytes.fetch_add(bytes, std::memory_order_acq_rel);
+  if (before > 0 && before + bytes > byte_capacity_) {
+    unadmit(bytes);
+    return false;
+  }
+  return true;
+}
+
+void embedded_bus::unadmit(std::size_t bytes) {
+  live_->events.fetch_sub(1, std::memory_order_acq_rel);
+  live_->bytes.fetch_sub(bytes, std::memory_order_acq_rel);
+}
+
+void embedded_bus::enqueue(event&& e, std::size_t bytes) {
   auto sequence = e.sequence;
-  // One allocation holds the event, its count in `live_` and the shared_ptr control block.
-  auto held = std::make_shared<live_event>(std::move(e), live_);
+  // One allocation holds the event, its counts in `live_` and the shared_ptr control block.
+  auto held = std::make_shared<live_event>(std::move(e), bytes, live_);
   event_ptr ptr{held, &held->e};
   work_->add();
   queue_.enqueue({sequence, std::move(ptr)});

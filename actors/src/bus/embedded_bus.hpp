@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,17 +20,20 @@ namespace ganglion::core {
 
 class event_log;
 
-/// The embedded bus. Bounded by the number of events alive in the engine: an event counts
-/// from its accepted publish until the last sensor, join and trigger lets go of it, so a slow
-/// trigger pushes back to the sources (publish → saturated) instead of losing events. With a
+/// The embedded bus. Bounded by the number of events alive in the engine and by their bytes: an
+/// event counts from its accepted publish until the last sensor, join and trigger lets go of
+/// it, so a slow trigger pushes back to the sources (publish → saturated) instead of losing
+/// events or memory. With a
 /// log, an event is written to it (durably under its fsync policy) before it is accepted and
 /// delivered; without one, events live in memory only.
 class embedded_bus : public bus_publisher {
 public:
   /// `capacity`: events alive at once; `work` counts events not yet processed by sensors;
-  /// `log`: where accepted events are written first (null: in memory only).
+  /// `log`: where accepted events are written first (null: in memory only); `byte_capacity`:
+  /// bytes of events alive at once (an event larger than that is taken only into an empty bus).
   embedded_bus(std::size_t capacity, metrics_registry& metrics, std::shared_ptr<work_tracker> work,
-               std::shared_ptr<event_log> log = nullptr);
+               std::shared_ptr<event_log> log = nullptr,
+               std::size_t byte_capacity = std::numeric_limits<std::size_t>::max());
 
   void publish(event&& e, publish_done done) override;
 
@@ -59,7 +63,10 @@ public:
   void drain(caf::event_based_actor* self);
 
   /// Events alive in the engine.
-  std::size_t live() const noexcept { return live_->load(); }
+  std::size_t live() const noexcept { return live_->events.load(); }
+
+  /// Bytes of the events alive in the engine (their fields' sizes).
+  std::size_t live_bytes() const noexcept { return live_->bytes.load(); }
 
   /// Events accepted and not yet handed to sensors.
   std::size_t queued() const noexcept { return queue_.size_approx(); }
@@ -67,11 +74,24 @@ public:
 private:
   using route_table = route_index<caf::actor>;
 
+  /// What the events alive in the engine hold; each live event lets go of its share.
+  struct live_counts {
+    std::atomic<std::size_t> events{0};
+    std::atomic<std::size_t> bytes{0};
+  };
+
+  struct live_event;
+
+  /// Counts an event of `bytes` in live_ unless that would pass a capacity.
+  bool admit(std::size_t bytes);
+  /// Takes an admitted event back out of live_ (it was not accepted after all).
+  void unadmit(std::size_t bytes);
   /// Queues an accepted event (already counted in live_) for the dispatcher.
-  void enqueue(event&& e);
+  void enqueue(event&& e, std::size_t bytes);
 
   std::size_t capacity_;
-  std::shared_ptr<std::atomic<std::size_t>> live_;
+  std::size_t byte_capacity_;
+  std::shared_ptr<live_counts> live_;
   std::shared_ptr<work_tracker> work_;
   std::shared_ptr<event_log> log_;
   std::atomic<bool> closed_{false};

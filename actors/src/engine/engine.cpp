@@ -314,7 +314,8 @@ void engine::impl::init(engine_options opts, source_registry source_kinds,
                             : std::make_shared<const secret_store>(options.secrets_dir);
   if (!options.data_dir.empty() && !options.remote)
     open_log();
-  bus = std::make_shared<embedded_bus>(options.bus_capacity, metrics, work, log);
+  bus = std::make_shared<embedded_bus>(options.bus_capacity, metrics, work, log,
+                                       options.bus_capacity_bytes);
 }
 
 engine::engine(engine_options options, source_registry sources, trigger_registry triggers)

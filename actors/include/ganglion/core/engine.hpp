@@ -49,6 +49,9 @@ struct engine_options {
   /// Events alive in the engine at once (queued, held in joins or in triggers) before sources
   /// are refused with back-pressure.
   std::size_t bus_capacity = 65536;
+  /// Bytes of those events (their fields) alive at once, for the same back-pressure: the bus
+  /// is bounded in memory however large the events are.
+  std::size_t bus_capacity_bytes = std::size_t{1} << 30;
   /// A child failing this many times within `failure_window` stays in phase Error.
   std::uint32_t max_failures = 3;
   std::chrono::milliseconds failure_window{60000};
