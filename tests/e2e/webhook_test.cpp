@@ -179,6 +179,25 @@ TEST(e2e_webhook, a_bus_full_of_bytes_answers_503_while_small_events_still_fit) 
   EXPECT_EQ(proc.wait(20s), 0);
 }
 
+TEST(e2e_webhook, a_log_trigger_shows_at_most_64_kib_of_an_event) {
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"})
+                             + log_sensor("hooks", "example")};
+  auto body = R"({"pad":")" + std::string(300 << 10, 'x') + R"(","end":"last-field"})";
+  ASSERT_EQ(e2e::post(port, "example", body).status, 200);
+  ASSERT_TRUE(
+    test::eventually([&] { return engine.output().find("bytes not shown)") != std::string::npos; }))
+    << engine.output().substr(0, 2000);
+  auto out = engine.output();
+  auto end = out.find("bytes not shown)");
+  auto start = out.rfind('\n', end) + 1; // npos + 1 == 0: the first line
+  auto line = out.substr(start, out.find('\n', end) - start);
+  EXPECT_NE(line.find("log trigger "), std::string::npos) << line.substr(0, 200);
+  EXPECT_LT(line.size(), 65 * 1024);
+  EXPECT_GT(line.size(), 64 * 1024);
+  EXPECT_EQ(line.find("last-field"), std::string::npos);
+}
+
 TEST(e2e_webhook, each_endpoint_logs_the_address_it_listens_on) {
   auto port = test::free_port();
   e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example", "other"})

@@ -13,6 +13,21 @@ namespace ganglion::core {
 
 namespace {
 
+/// The most of a firing's events one log line shows: event senders decide their size.
+constexpr std::size_t max_logged_bytes = 64 * 1024;
+
+/// `text` cut to `max_logged_bytes` (at a UTF-8 character boundary), saying what was left out.
+std::string bounded(std::string text) {
+  if (text.size() <= max_logged_bytes)
+    return text;
+  auto cut = max_logged_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
+  auto left_out = text.size() - cut;
+  text.resize(cut);
+  return text + fmt::format("… ({} bytes not shown)", left_out);
+}
+
 class log_executor : public trigger_executor {
 public:
   log_executor(std::string sensor, std::string trigger, std::uint64_t interval_seconds)
@@ -27,7 +42,7 @@ public:
     }
     printed_once_ = true;
     last_ = now;
-    auto events = render(invocation);
+    auto events = bounded(render(invocation));
     if (suppressed_ > 0)
       spdlog::info("log trigger {}/{} fired ({} firings not shown): {{{}}}", sensor_, trigger_,
                    suppressed_, events);
