@@ -154,29 +154,24 @@ TEST(e2e_webhook, a_bus_full_of_bytes_answers_503_while_small_events_still_fit) 
   test::http_sink sink;
   sink.set_delay(1500ms);
   auto port = test::free_port();
-  auto dir = test::temp_dir();
-  test::write_file(dir + "/m.yaml", e2e::webhook_source("hooks", port, {"example"})
-                                      + sink_sensor(sink.url("/slow")));
-  auto admin = test::free_port();
-  test::child_process proc{{GANGLION_BINARY, "run", "-f", dir + "/m.yaml", "--webhook-host",
-                            "127.0.0.1", "--admin", fmt::format("127.0.0.1:{}", admin),
-                            "--bus-capacity-mib", "1", "--data-dir", dir + "/data"}};
-  ASSERT_TRUE(test::wait_http_ok(fmt::format("http://127.0.0.1:{}/ready", admin), 20s))
-    << proc.output();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"})
+                               + sink_sensor(sink.url("/slow")),
+                             {},
+                             true,
+                             {"--bus-capacity-mib", "1"}};
   // 400 KiB each: two fit in 1 MiB, a third does not, while the slow sink holds them.
   auto big = [](int i) {
     return fmt::format(R"({{"i":{},"pad":"{}"}})", i, std::string(400 << 10, 'x'));
   };
-  EXPECT_EQ(e2e::post(port, "example", big(0)).status, 200) << proc.output();
+  EXPECT_EQ(e2e::post(port, "example", big(0)).status, 200) << engine.output();
   EXPECT_EQ(e2e::post(port, "example", big(1)).status, 200);
   EXPECT_EQ(e2e::post(port, "example", big(2)).status, 503);
   EXPECT_EQ(e2e::post(port, "example", R"({"small":true})").status, 200);
   // Every accepted event reaches the sink, and then the bus has room again.
-  ASSERT_TRUE(sink.wait_for(3, 15s)) << proc.output();
+  ASSERT_TRUE(sink.wait_for(3, 15s)) << engine.output();
   EXPECT_TRUE(test::eventually([&] { return e2e::post(port, "example", big(3)).status == 200; }));
-  EXPECT_TRUE(sink.wait_for(4, 15s)) << proc.output();
-  proc.signal(SIGTERM);
-  EXPECT_EQ(proc.wait(20s), 0);
+  EXPECT_TRUE(sink.wait_for(4, 15s)) << engine.output();
+  engine.stop();
 }
 
 TEST(e2e_webhook, a_log_trigger_shows_at_most_64_kib_of_an_event) {

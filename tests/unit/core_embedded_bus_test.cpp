@@ -28,6 +28,19 @@ struct holder_state {
   static inline const char* name = "test.holder";
 };
 
+/// A subscriber that keeps every event it receives until told to let go (stop_atom).
+caf::actor spawn_holder(caf::actor_system& sys) {
+  return sys.spawn([](caf::stateful_actor<holder_state>* self) -> caf::behavior {
+    return {
+      [=](event_batch& batch) {
+        for (auto& e : batch.events)
+          self->state.held.push_back(e);
+      },
+      [=](stop_atom) { self->state.held.clear(); },
+    };
+  });
+}
+
 } // namespace
 
 TEST(embedded_bus, refuses_past_capacity_until_events_are_released) {
@@ -41,16 +54,7 @@ TEST(embedded_bus, refuses_past_capacity_until_events_are_released) {
 
   ganglion::test::deterministic_system det;
   auto& sys = det.sys();
-  // A subscriber that keeps every event it receives until told to let go.
-  auto holder = sys.spawn([](caf::stateful_actor<holder_state>* self) -> caf::behavior {
-    return {
-      [=](event_batch& batch) {
-        for (auto& e : batch.events)
-          self->state.held.push_back(e);
-      },
-      [=](stop_atom) { self->state.held.clear(); },
-    };
-  });
+  auto holder = spawn_holder(sys);
   bus->subscribe("es", "a", holder);
   auto dispatcher = sys.spawn(bus_dispatcher, bus);
   det.run();
@@ -85,15 +89,7 @@ TEST(embedded_bus, refuses_past_its_bytes_until_events_are_released) {
 
   ganglion::test::deterministic_system det;
   auto& sys = det.sys();
-  auto holder = sys.spawn([](caf::stateful_actor<holder_state>* self) -> caf::behavior {
-    return {
-      [=](event_batch& batch) {
-        for (auto& e : batch.events)
-          self->state.held.push_back(e);
-      },
-      [=](stop_atom) { self->state.held.clear(); },
-    };
-  });
+  auto holder = spawn_holder(sys);
   bus->subscribe("es", "a", holder);
   auto dispatcher = sys.spawn(bus_dispatcher, bus);
   det.run();

@@ -22,10 +22,7 @@ std::size_t event_bytes(const event& e) {
 struct embedded_bus::live_event {
   live_event(event&& accepted, std::size_t size, std::shared_ptr<live_counts> counts)
     : e(std::move(accepted)), bytes(size), live(std::move(counts)) {}
-  ~live_event() {
-    live->events.fetch_sub(1, std::memory_order_acq_rel);
-    live->bytes.fetch_sub(bytes, std::memory_order_acq_rel);
-  }
+  ~live_event() { live->release(bytes); }
   live_event(const live_event&) = delete;
   live_event& operator=(const live_event&) = delete;
 
@@ -70,7 +67,7 @@ void embedded_bus::publish(event&& e, publish_done done) {
   log_->append(std::move(e),
                [this, bytes, done = std::move(done)](event&& stored, const std::string* error) {
                  if (error) {
-                   unadmit(bytes);
+                   live_->release(bytes);
                    failed_.inc();
                    done(publish_status::failed, *error);
                    return;
@@ -97,15 +94,10 @@ bool embedded_bus::admit(std::size_t bytes) {
   // is refused for a while, not for ever.
   auto before = live_->bytes.fetch_add(bytes, std::memory_order_acq_rel);
   if (before > 0 && before + bytes > byte_capacity_) {
-    unadmit(bytes);
+    live_->release(bytes);
     return false;
   }
   return true;
-}
-
-void embedded_bus::unadmit(std::size_t bytes) {
-  live_->events.fetch_sub(1, std::memory_order_acq_rel);
-  live_->bytes.fetch_sub(bytes, std::memory_order_acq_rel);
 }
 
 void embedded_bus::enqueue(event&& e, std::size_t bytes) {

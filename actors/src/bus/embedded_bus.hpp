@@ -78,14 +78,18 @@ private:
   struct live_counts {
     std::atomic<std::size_t> events{0};
     std::atomic<std::size_t> bytes{0};
+
+    /// Takes one event of `size` bytes out of the counts.
+    void release(std::size_t size) noexcept {
+      events.fetch_sub(1, std::memory_order_acq_rel);
+      bytes.fetch_sub(size, std::memory_order_acq_rel);
+    }
   };
 
   struct live_event;
 
   /// Counts an event of `bytes` in live_ unless that would pass a capacity.
   bool admit(std::size_t bytes);
-  /// Takes an admitted event back out of live_ (it was not accepted after all).
-  void unadmit(std::size_t bytes);
   /// Queues an accepted event (already counted in live_) for the dispatcher.
   void enqueue(event&& e, std::size_t bytes);
 
