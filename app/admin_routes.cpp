@@ -28,6 +28,50 @@ http::handler reload_handler(reloader& reloads) {
   };
 }
 
+/// POST /v1/sources/{eventsource}/{event}/restart: 200 once the source starts again, 404 for
+/// no such source, 409 for a source that cannot run, 503 while the engine is not running.
+http::handler restart_handler(core::engine& engine) {
+  return [&engine](http::request&& req, http::responder reply) {
+    constexpr std::string_view prefix = "/v1/sources/";
+    constexpr std::string_view suffix = "/restart";
+    std::string_view path = req.path;
+    auto names = path.substr(prefix.size());
+    auto slash = names.find('/');
+    if (!names.ends_with(suffix) || slash == std::string_view::npos || slash == 0
+        || slash + suffix.size() >= names.size()) {
+      reply(http::text_response(404, "expected /v1/sources/{eventsource}/{event}/restart"));
+      return;
+    }
+    if (req.method != "POST") {
+      auto r = http::text_response(405, "method " + req.method + " is not allowed; use POST");
+      r.headers.emplace_back("Allow", "POST");
+      reply(std::move(r));
+      return;
+    }
+    std::string event_source{names.substr(0, slash)};
+    std::string event{names.substr(slash + 1, names.size() - slash - 1 - suffix.size())};
+    auto name = event_source + "/" + event;
+    engine.restart_source(event_source, event, [reply, name](core::engine::restart_outcome result) {
+      using outcome = core::engine::restart_outcome;
+      switch (result) {
+        case outcome::restarted:
+          reply(http::text_response(200, "source " + name + " restarted"));
+          return;
+        case outcome::unknown:
+          reply(http::text_response(404, "no source named '" + name + "'"));
+          return;
+        case outcome::refused:
+          reply(http::text_response(409, "source " + name
+                                           + " cannot run (see /v1/status); fix its manifest"));
+          return;
+        case outcome::stopped:
+          reply(http::text_response(503, "the engine is not running"));
+          return;
+      }
+    });
+  };
+}
+
 } // namespace
 
 std::vector<http::route> serve_admin(http::runtime& transport, const std::string& host_port,
@@ -91,6 +135,8 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
       r.content_type = "application/json";
       reply(std::move(r));
     }));
+  routes.push_back(pool.add_route(host, static_cast<std::uint16_t>(port), "/v1/sources/*",
+                                  restart_handler(engine)));
   if (reloads)
     routes.push_back(
       pool.add_route(host, static_cast<std::uint16_t>(port), "/v1/reload", reload_handler(*reloads)));

@@ -13,6 +13,9 @@ struct run_options {
   std::string admin;           ///< HOST:PORT of the admin endpoints; empty: none
   std::string secrets_dir;
   std::string kubeconfig; ///< `--kubeconfig PATH`: the Kubernetes API the k8s kinds use
+  /// `--grpc-ca-file PATH`: the CAs that verify generic sources' TLS servers (empty: the
+  /// system's).
+  std::string grpc_ca_file;
   /// `--from-cluster`: also run the EventSources, Sensors and EventBus of the cluster.
   bool from_cluster = false;
   /// `--namespace NS` (repeatable): the namespaces cluster mode watches; none: the

@@ -19,6 +19,8 @@ namespace ganglion::app {
 struct kind_settings {
   /// `--kubeconfig PATH`; empty: the Kubernetes kinds look where kubectl does.
   std::string kubeconfig;
+  /// `--grpc-ca-file PATH`; empty: generic sources verify TLS servers with the system's CAs.
+  std::string grpc_ca_file;
 };
 
 /// The event source and trigger kinds this binary runs: every transport's, and the engine's own.

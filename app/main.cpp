@@ -45,13 +45,18 @@ int main(int argc, char** argv) {
                     "still do)");
   run_cmd->add_option("--admin", run.admin,
                       "HOST:PORT for the admin endpoints: /health /ready /metrics /v1/status "
-                      "/v1/explain?sensor=NAME and POST /v1/reload (none without it)");
+                      "/v1/explain?sensor=NAME, POST /v1/reload and POST "
+                      "/v1/sources/EVENTSOURCE/EVENT/restart (none without it)");
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
   run_cmd->add_option("--kubeconfig", run.kubeconfig,
                       "A kubeconfig file for cluster mode, the resource source and the k8s and "
                       "argoWorkflow triggers (default: $KUBECONFIG, ~/.kube/config, else the "
                       "pod's service account)");
+  run_cmd->add_option("--grpc-ca-file", run.grpc_ca_file,
+                      "PEM file of the CAs that verify the TLS servers of generic event sources "
+                      "(insecure: false; default: the system's CAs)")
+    ->check(CLI::ExistingFile);
   auto* data_dir =
     run_cmd
       ->add_option("--data-dir", run.data_dir,

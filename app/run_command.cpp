@@ -106,7 +106,7 @@ int run_command(const run_options& options) {
   transport_options.bind_host = options.webhook_host;
   transport_options.server.threads = options.io_threads;
   auto transport = std::make_shared<http::runtime>(transport_options);
-  auto registered = register_kinds(transport, kind_settings{options.kubeconfig});
+  auto registered = register_kinds(transport, kind_settings{options.kubeconfig, options.grpc_ca_file});
   auto load_options = load_options_for(registered);
   auto loaded = dsl::load_manifests(options.files, load_options);
   for (const auto& d : loaded.diagnostics)

@@ -39,6 +39,13 @@ if(GANGLION_ENABLE_NATS)
   # raw cnats client) and the benchmarks can link PkgConfig::NATS too.
   pkg_check_modules(NATS REQUIRED IMPORTED_TARGET GLOBAL libnats)
 endif()
+if(GANGLION_ENABLE_GRPC)
+  # gRPC's CMake package finds protobuf, OpenSSL, c-ares, absl and re2 itself; protoc and the
+  # C++ plugin generate the code of transports/grpc/proto.
+  find_package(Protobuf REQUIRED)
+  find_package(gRPC CONFIG REQUIRED)
+  find_program(GANGLION_GRPC_CPP_PLUGIN grpc_cpp_plugin REQUIRED)
+endif()
 
 if(GANGLION_BUILD_TESTS)
   find_package(GTest 1.12 CONFIG REQUIRED)

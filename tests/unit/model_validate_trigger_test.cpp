@@ -230,9 +230,9 @@ TEST(model_validate_trigger, message_and_cloud_actions_need_their_required_field
   EXPECT_TRUE(has_diagnostic(r, t(4, "openWhisk.authToken"), position_of(yaml, "authToken"),
                              "needs both name and key"));
   EXPECT_TRUE(has_diagnostic(r, t(5, "custom.spec"), position_of(yaml, "custom"),
-                             "spec (the trigger body) is required"));
+                             "trigger body can't be empty"));
   EXPECT_TRUE(has_diagnostic(r, t(5, "custom.certSecret"), position_of(yaml, "custom"),
-                             "certSecret is required"));
+                             "certSecret can't be nil when the trigger server connection is secure"));
   EXPECT_TRUE(has_diagnostic(r, t(6, "email.host"), position_of(yaml, "email"),
                              "host is required"));
   EXPECT_TRUE(has_diagnostic(r, t(6, "email.port"), position_of(yaml, "port: 70000"),

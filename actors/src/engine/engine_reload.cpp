@@ -137,6 +137,12 @@ void engine::impl::diff_sources(reload_draft& draft) {
         draft.result.stopped.push_back("source/" + es_name + "/" + event);
       }
   }
+  // A source that gave up (phase Error after it ran) starts again on any reload, changed or
+  // not: a reload is how a person says "try again".
+  std::set<std::string> gave_up;
+  for (const auto& c : status.snapshot())
+    if (c.kind == "source" && c.phase == phase::error && !refusal_of("source", c.name))
+      gave_up.insert(c.name);
   for (const auto& [es_name, doc] : draft.sources) {
     const auto& es = std::get<dsl::event_source>(doc->body);
     auto old = running_sources.find(es_name);
@@ -149,7 +155,8 @@ void engine::impl::diff_sources(reload_draft& draft) {
       auto status_name = es_name + "/" + e.name;
       auto label = "source/" + status_name;
       bool existed = known && old->second.count(key);
-      if (existed && !rest_changed && old->second.at(key) == print_of(doc->fingerprints, key)) {
+      if (existed && !rest_changed && old->second.at(key) == print_of(doc->fingerprints, key)
+          && !gave_up.count(status_name)) {
         draft.result.unchanged.push_back(label);
         continue;
       }

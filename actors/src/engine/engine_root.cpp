@@ -80,6 +80,9 @@ caf::behavior engine_root(caf::stateful_actor<root_state>* self, std::shared_ptr
     [=](restart_atom, std::uint64_t index) {
       self->state.children->handle_restart(static_cast<std::size_t>(index));
     },
+    [=](restart_atom, const std::string& kind, const std::string& name) {
+      self->state.children->restart(kind, name);
+    },
     [=](apply_reload& reload) {
       // Marks the request as answered here; the last step to take effect delivers.
       auto promise = std::make_shared<caf::response_promise>(self->make_response_promise());

@@ -37,6 +37,7 @@ struct fire_result {
 using drain_atom = caf::atom_constant<caf::atom("drain")>;
 using restart_atom = caf::atom_constant<caf::atom("restart")>;
 using fail_atom = caf::atom_constant<caf::atom("fail")>;
+using give_up_atom = caf::atom_constant<caf::atom("giveup")>;
 using stop_atom = caf::atom_constant<caf::atom("stop")>;
 using idle_atom = caf::atom_constant<caf::atom("idle")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;

@@ -8,7 +8,22 @@
 
 namespace ganglion::core {
 
-caf::error component_failure(std::string message) {
+namespace {
+
+/// Marks the exit reason of a final failure (second element of its context).
+constexpr const char* final_marker = "final";
+
+bool is_final(const caf::error& reason) {
+  const auto& context = reason.context();
+  return context.size() >= 2 && context.match_element<std::string>(1)
+         && context.get_as<std::string>(1) == final_marker;
+}
+
+} // namespace
+
+caf::error component_failure(std::string message, failure_kind kind) {
+  if (kind == failure_kind::final)
+    return caf::make_error(caf::sec::runtime_error, std::move(message), std::string{final_marker});
   return caf::make_error(caf::sec::runtime_error, std::move(message));
 }
 
@@ -126,6 +141,15 @@ bool child_supervisor::replace(const std::string& kind, const std::string& name,
   return true;
 }
 
+bool child_supervisor::restart(const std::string& kind, const std::string& name) {
+  auto* c = lookup(kind, name);
+  if (!c)
+    return false;
+  auto spec = c->next ? *c->next : c->spec;
+  replace(kind, name, std::move(spec));
+  return true;
+}
+
 bool child_supervisor::update_spec(const std::string& kind, const std::string& name,
                                    child_spec spec) {
   auto* c = lookup(kind, name);
@@ -173,11 +197,15 @@ bool child_supervisor::handle_down(const caf::down_msg& msg) {
   c.failures.push_back(now);
   while (!c.failures.empty() && now - c.failures.front() > policy_.window)
     c.failures.pop_front();
-  if (c.failures.size() >= policy_.max_failures) {
+  bool final = msg.reason && is_final(msg.reason);
+  if (final || c.failures.size() >= policy_.max_failures) {
     c.given_up = true;
     status_.set(c.spec.kind, c.spec.name, phase::error, error);
-    spdlog::error("{} {} failed {} times within {} s, giving up: {}", c.spec.kind, c.spec.name,
-                  c.failures.size(), policy_.window.count() / 1000, error);
+    if (final)
+      spdlog::error("{} {} gave up: {}", c.spec.kind, c.spec.name, error);
+    else
+      spdlog::error("{} {} failed {} times within {} s, giving up: {}", c.spec.kind,
+                    c.spec.name, c.failures.size(), policy_.window.count() / 1000, error);
     if (c.spec.on_given_up)
       c.spec.on_given_up();
     return true;

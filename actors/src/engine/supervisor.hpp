@@ -67,6 +67,11 @@ public:
   bool replace(const std::string& kind, const std::string& name, child_spec spec,
                done_callback done = {});
 
+  /// Starts child (kind, name) again with its own spec, its failures cleared: at once when it
+  /// is down (given up in phase Error, or waiting for its backoff), else once the running one
+  /// has stopped. False when there is no such child.
+  bool restart(const std::string& kind, const std::string& name);
+
   /// Later (re)starts of child (kind, name) use `spec`; the running child is not touched.
   /// False when there is no such child.
   bool update_spec(const std::string& kind, const std::string& name, child_spec spec);
@@ -126,7 +131,14 @@ private:
   bool stopping_ = false;
 };
 
+/// Whether the supervisor may restart a failed child.
+enum class failure_kind {
+  restartable, ///< restart with backoff (until too many failures)
+  final,       ///< phase Error at once, until restarted by hand or by a reload
+};
+
 /// Exit reason for a component failure with a human-readable message.
-caf::error component_failure(std::string message);
+caf::error component_failure(std::string message,
+                             failure_kind kind = failure_kind::restartable);
 
 } // namespace ganglion::core

@@ -43,6 +43,10 @@ caf::behavior source_actor(caf::stateful_actor<source_state>* self, source_facto
     if (auto strong = caf::actor_cast<caf::actor>(weak))
       caf::anon_send(strong, fail_atom::value, error);
   };
+  context.give_up = [weak = self->address()](const std::string& error) {
+    if (auto strong = caf::actor_cast<caf::actor>(weak))
+      caf::anon_send(strong, give_up_atom::value, error);
+  };
   if (owners) {
     status->set("source", status_name, phase::standby);
     self->state.owner_watch =
@@ -57,6 +61,10 @@ caf::behavior source_actor(caf::stateful_actor<source_state>* self, source_facto
     [=](fail_atom, const std::string& error) {
       self->state.running.reset();
       self->quit(component_failure(error));
+    },
+    [=](give_up_atom, const std::string& error) {
+      self->state.running.reset();
+      self->quit(component_failure(error, failure_kind::final));
     },
     [=](owner_atom, bool owned) {
       if (owned && !self->state.running) {

@@ -70,13 +70,6 @@ void validate_unmodelled_action(const std::string& type, const nlohmann::json& s
     if (!has(spec, "payload"))
       cx.error(child_path(path, "payload"), "payload is required");
     check_parameters(spec, "payload", path, scope, cx);
-  } else if (type == "custom") {
-    required(spec, "serverURL", path, cx);
-    if (!has(spec, "spec"))
-      cx.error(child_path(path, "spec"), "spec (the trigger body) is required");
-    if (has(spec, "secure") && spec["secure"] == true && !has(spec, "certSecret"))
-      cx.error(child_path(path, "certSecret"), "certSecret is required when secure is true");
-    check_parameters(spec, "parameters", path, scope, cx);
   } else if (type == "email") {
     required(spec, "host", path, cx);
     if (has(spec, "port") && spec["port"].is_number_integer()) {

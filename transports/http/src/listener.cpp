@@ -175,8 +175,21 @@ bool listener::remove(const std::string& path) {
 
 std::shared_ptr<const route_entry> listener::find(std::string_view path) const {
   std::lock_guard guard{mutex_};
-  auto i = routes_.find(path);
-  return i == routes_.end() ? nullptr : i->second;
+  if (auto i = routes_.find(path); i != routes_.end())
+    return i->second;
+  // A prefix route `P/*` serves every path under `P/`; the longest prefix wins.
+  std::shared_ptr<const route_entry> best;
+  std::size_t best_length = 0;
+  for (const auto& [pattern, entry] : routes_) {
+    if (!pattern.ends_with("/*"))
+      continue;
+    auto prefix = std::string_view{pattern}.substr(0, pattern.size() - 1);
+    if (path.starts_with(prefix) && prefix.size() > best_length) {
+      best = entry;
+      best_length = prefix.size();
+    }
+  }
+  return best;
 }
 
 std::uint64_t listener::track(std::weak_ptr<session_base> session) {

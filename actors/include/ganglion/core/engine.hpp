@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -115,6 +116,21 @@ public:
   /// changed sensor is reconfigured in place (unchanged dependencies keep their join state).
   /// One reload at a time; callable from any thread after start().
   reload_result reload(const std::vector<dsl::document>& documents);
+
+  /// What restart_source did.
+  enum class restart_outcome {
+    restarted, ///< the source starts again with its failures cleared
+    unknown,   ///< no such source runs (nor is refused)
+    refused,   ///< the source cannot run (check_runnability); restarting would not help
+    stopped,   ///< the engine is not running
+  };
+
+  /// Starts source `<event_source>/<event>` again with its current manifest and no failures:
+  /// the way out of phase Error without a reload (a signal service that is back). A running
+  /// source is stopped first. Returns at once; `done` runs once, on another thread, with the
+  /// outcome. Callable from any thread after start().
+  void restart_source(const std::string& event_source, const std::string& event,
+                      std::function<void(restart_outcome)> done);
 
   /// Stops accepting events, waits up to shutdown_grace for in-flight triggers, stops all.
   void stop();

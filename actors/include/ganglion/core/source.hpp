@@ -31,6 +31,11 @@ struct source_context {
   /// Reports a failure after start (e.g. a broker connection lost for good): the engine stops
   /// the source and restarts it with backoff. Callable from any thread.
   std::function<void(const std::string& error)> fail;
+  /// Reports a failure that restarting at once will not cure (a signal service that did not
+  /// answer for several attempts): the engine stops the source and keeps it in phase `Error`
+  /// with `error` until it is restarted (`POST /v1/sources/{eventsource}/{event}/restart`, or
+  /// a reload that changes it). Callable from any thread.
+  std::function<void(const std::string& error)> give_up;
 };
 
 /// A running event source; destroying it stops it (releases ports, connections, threads).

@@ -167,8 +167,10 @@ public:
   server_pool& operator=(const server_pool&) = delete;
 
   /// Serves `path` on host:port with `h`, opening the listener if needed (port 0: a new
-  /// listener on a free port). Throws server_error, e.g. `address 127.0.0.1:12000 already in
-  /// use`, or when the path is already registered on that listener.
+  /// listener on a free port). A `path` ending in `/*` serves every path under it that no
+  /// other route serves exactly (the longest such prefix wins). Throws server_error, e.g.
+  /// `address 127.0.0.1:12000 already in use`, or when the path is already registered on that
+  /// listener.
   route add_route(const std::string& host, std::uint16_t port, const std::string& path, handler h,
                   route_options options = {});
 
