@@ -1,12 +1,18 @@
 #include "trigger_world.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nats/nats.h>
 #include <nlohmann/json.hpp>
 
 #include "files.hpp"
+
+#if GANGLION_WITH_GRPC
+#include "test_trigger_server.hpp"
+#endif
 
 namespace ganglion::test::corpus {
 
@@ -90,6 +96,60 @@ private:
   natsSubscription* sub_ = nullptr;
 };
 
+#if GANGLION_WITH_GRPC
+/// The `triggers.Trigger` server of the `custom` triggers (transports/grpc/tests/support) and
+/// what each custom trigger of the Sensor last prepared must send it: FetchResource gets the
+/// `spec` after the template's parameters; it answers a Tekton PipelineRun whose `spec` is that
+/// map (what the example's server would fetch), and Execute gets it after `custom.parameters`.
+class custom_server {
+public:
+  custom_server() {
+    server_.set_fetch_handler([](const std::string& spec) {
+      json map = json::object();
+      try {
+        auto node = YAML::Load(spec);
+        if (node.IsMap())
+          for (const auto& kv : node)
+            map[kv.first.as<std::string>()] = kv.second.IsScalar() ? kv.second.as<std::string>()
+                                                                   : std::string{};
+      } catch (const YAML::Exception&) {
+        // not YAML: an empty spec, which the check reports
+      }
+      return json{{"apiVersion", "tekton.dev/v1beta1"},
+                  {"kind", "PipelineRun"},
+                  {"metadata", json::object()},
+                  {"spec", map}}
+        .dump();
+    });
+  }
+
+  std::string address() const { return server_.address(); }
+  std::size_t fetches() const { return server_.fetches().size(); }
+  std::size_t executes() const { return server_.executes().size(); }
+  std::size_t policies() const { return server_.policies().size(); }
+  std::string last_fetch() const { return server_.fetches().back(); }
+  std::string last_execute() const { return server_.executes().back().resource; }
+
+  /// Per trigger: `spec` key → the value FetchResource must get; resource path → the value
+  /// Execute's resource must hold there.
+  struct expected {
+    std::map<std::string, std::string> spec;
+    std::map<std::string, std::string> resource;
+  };
+  std::map<std::string, expected> triggers;
+  /// The calls the server had got before the execution being checked.
+  std::size_t fetches_seen = 0;
+  std::size_t executes_seen = 0;
+  std::size_t policies_seen = 0;
+
+private:
+  test_trigger_server server_;
+};
+#else
+/// Without gRPC there is no `custom` kind, and no server.
+class custom_server {};
+#endif
+
 namespace {
 
 /// The object reference a k8s or argoWorkflow execution reported, checked in `api`; the object
@@ -158,11 +218,18 @@ void trigger_world::forget_named(const YAML::Node& tmpl) {
 
 void trigger_world::prepare(YAML::Node sensor) {
   event_data_.clear();
+#if GANGLION_WITH_GRPC
+  if (custom_)
+    custom_->triggers.clear();
+#endif
   if (auto triggers = yaml_at(sensor, {"spec", "triggers"}); triggers.IsSequence())
-    for (const auto& trigger : triggers)
+    for (const auto& trigger : triggers) {
       for (const char* kind : {"k8s", "argoWorkflow"})
         if (auto s3 = yaml_at(trigger, {"template", kind, "source", "s3"}); s3.IsMap())
           prepare_s3(trigger, s3, kind);
+      if (auto custom = yaml_at(trigger, {"template", "custom"}); custom.IsMap())
+        prepare_custom(trigger, custom);
+    }
   for (auto t : templates_of(sensor)) {
     if (auto http = yaml_at(t, {"http"}); http.IsMap()) {
       for (const char* key : {"url", "serverURL"})
@@ -250,6 +317,54 @@ void trigger_world::prepare_s3(const YAML::Node& trigger, YAML::Node s3, const s
         field == std::string{"accessKey"} ? s3_.options().access_key : s3_.options().secret_key);
 }
 
+void trigger_world::prepare_custom(const YAML::Node& trigger, YAML::Node custom) {
+#if GANGLION_WITH_GRPC
+  if (!custom_)
+    custom_ = std::make_unique<custom_server>();
+  custom["serverURL"] = custom_->address();
+  auto name = text_at(trigger, {"template", "name"});
+  auto& expected = custom_->triggers[name];
+  if (auto spec = yaml_at(custom, {"spec"}); spec.IsMap())
+    for (const auto& kv : spec)
+      if (kv.second.IsScalar())
+        expected.spec[kv.first.as<std::string>()] = kv.second.as<std::string>();
+  // The value a parameter copies from an event (`dataKey`, replacing): a known one in the
+  // event, or the one an earlier parameter gave that data path. Nullopt for another source.
+  auto copied = [&](const YAML::Node& p, const std::string& made) -> std::optional<std::string> {
+    auto dep = text_at(p, {"src", "dependencyName"});
+    auto data_key = text_at(p, {"src", "dataKey"});
+    auto op = text_at(p, {"operation"});
+    if (dep.empty() || data_key.empty() || !(op.empty() || op == "overwrite"))
+      return std::nullopt;
+    auto& data = event_data_[dep];
+    return data.try_emplace(data_key, made).first->second;
+  };
+  const std::string spec_prefix = "custom.spec.";
+  if (auto params = yaml_at(trigger, {"parameters"}); params.IsSequence())
+    for (const auto& p : params) {
+      auto dest = text_at(p, {"dest"});
+      if (dest.rfind(spec_prefix, 0) != 0)
+        continue;
+      auto key = dest.substr(spec_prefix.size());
+      if (auto value = copied(p, "conformance-spec-" + key))
+        expected.spec[key] = *value;
+      else
+        expected.spec.erase(key);
+    }
+  if (auto params = yaml_at(custom, {"parameters"}); params.IsSequence())
+    for (const auto& p : params) {
+      auto dest = text_at(p, {"dest"});
+      auto made = "conformance-" + dest;
+      std::replace(made.begin(), made.end(), '.', '-');
+      if (auto value = copied(p, made); value && !dest.empty())
+        expected.resource[dest] = *value;
+    }
+#else
+  (void)trigger;
+  (void)custom; // no custom kind: the Sensor is listed as needing it
+#endif
+}
+
 void trigger_world::put_existing(const YAML::Node& reference) {
   auto kind = text_at(reference, {"kind"});
   auto name = text_at(reference, {"metadata", "name"});
@@ -286,6 +401,13 @@ std::string trigger_world::outside_reach(const YAML::Node& sensor) const {
 
 void trigger_world::before_execution(const YAML::Node& tmpl) {
   http_seen_ = http_.requests().size();
+#if GANGLION_WITH_GRPC
+  if (custom_) {
+    custom_->fetches_seen = custom_->fetches();
+    custom_->executes_seen = custom_->executes();
+    custom_->policies_seen = custom_->policies();
+  }
+#endif
   nats_reader_.reset();
   if (yaml_at(tmpl, {"nats"}).IsMap())
     nats_reader_ = std::make_unique<nats_reader>(nats_.url(), text_at(tmpl, {"nats", "subject"}));
@@ -314,7 +436,54 @@ std::string trigger_world::check_effect(const std::string& sensor, const YAML::N
     auto topic = text_at(tmpl, {"kafka", "topic"});
     return kafka_ && !kafka_->consume_all(topic).empty() ? "" : "no Kafka record in " + topic;
   }
+  if (type == "custom")
+    return check_custom(trigger);
   return {}; // log: the outcome is the effect
+}
+
+std::string trigger_world::check_custom(const std::string& trigger) const {
+#if GANGLION_WITH_GRPC
+  if (!custom_)
+    return "no custom trigger server";
+  if (custom_->fetches() <= custom_->fetches_seen)
+    return "the custom trigger server got no FetchResource";
+  if (custom_->executes() <= custom_->executes_seen)
+    return "the custom trigger server got no Execute";
+  if (custom_->policies() <= custom_->policies_seen)
+    return "the custom trigger server got no ApplyPolicy";
+  const auto& expected = custom_->triggers.at(trigger);
+  auto spec_text = custom_->last_fetch();
+  while (!spec_text.empty() && spec_text.back() == '\n')
+    spec_text.pop_back();
+  YAML::Node spec;
+  try {
+    spec = YAML::Load(spec_text);
+  } catch (const YAML::Exception& e) {
+    return fmt::format("FetchResource got a spec that is not YAML ({}): {}", e.what(), spec_text);
+  }
+  for (const auto& [key, value] : expected.spec)
+    if (text_at(spec, {key.c_str()}) != value)
+      return fmt::format("FetchResource got the spec \"{}\", not {}: {}", spec_text, key, value);
+  auto resource_text = custom_->last_execute();
+  auto resource = json::parse(resource_text, nullptr, false);
+  if (!resource.is_object() || resource.value("kind", "") != "PipelineRun")
+    return "Execute got a resource that is not the fetched PipelineRun: " + resource_text;
+  for (const auto& [path, value] : expected.resource) {
+    const json* at = &resource;
+    std::size_t begin = 0;
+    while (at && begin <= path.size()) {
+      auto end = std::min(path.find('.', begin), path.size());
+      auto key = path.substr(begin, end - begin);
+      at = at->is_object() && at->contains(key) ? &at->at(key) : nullptr;
+      begin = end + 1;
+    }
+    if (!at || !at->is_string() || at->get<std::string>() != value)
+      return fmt::format("Execute got the resource {}, not {}: {}", resource_text, path, value);
+  }
+  return {};
+#else
+  return "no custom trigger server (built without gRPC): " + trigger;
+#endif
 }
 
 } // namespace ganglion::test::corpus

@@ -2,7 +2,8 @@
 
 // The local stand-ins for what the Argo corpus Sensors' triggers talk to (corpus_triggers_test):
 // the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster, a GitHub
-// stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint; how a
+// stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint, a
+// `triggers.Trigger` server for custom triggers (with gRPC); how a
 // Sensor's addresses are rewritten to them, and how a trigger's effect is checked there.
 
 #include <initializer_list>
@@ -24,6 +25,7 @@
 namespace ganglion::test::corpus {
 
 class nats_reader;
+class custom_server;
 
 /// The node at `path` under `node` (map keys), or an undefined node when one is missing; never
 /// changes `node` (yaml-cpp's operator[] on a missing key would).
@@ -53,12 +55,14 @@ public:
   /// ConfigMap a `configmap` source names and the template a `submit-from` names in the API
   /// server, the object an `s3` source names in the S3 endpoint (with its keys as the
   /// secrets), each holding Argo's hello-world Workflow; an object of a fixed name that a
-  /// trigger creates is removed first.
+  /// trigger creates is removed first. A `custom` trigger's `serverURL` → the local
+  /// `triggers.Trigger` server (prepare_custom).
   void prepare(YAML::Node sensor);
 
-  /// What the events of the Sensor last prepared must hold for its template parameters to
-  /// name the S3 object (dependency → data path → value): the bucket, key and endpoint (or the
-  /// port an `append` adds to it) that a parameter sets from an event.
+  /// What the events of the Sensor last prepared must hold (dependency → data path → value):
+  /// for its template parameters to name the S3 object, the bucket, key and endpoint (or the
+  /// port an `append` adds to it) that a parameter sets from an event; the known values a
+  /// `custom` trigger's parameters copy (see prepare_custom).
   const std::map<std::string, std::map<std::string, std::string>>& event_data() const noexcept {
     return event_data_;
   }
@@ -77,6 +81,14 @@ public:
                            const std::string& type, const core::trigger_outcome& outcome);
 
 private:
+  /// Points the `custom` trigger `custom` (of trigger `trigger`) at the local
+  /// `triggers.Trigger` server and notes what it must receive: the `spec` after the template's
+  /// parameters, the fetched resource after `custom.parameters`, each value an event copies
+  /// being a known one (event_data).
+  void prepare_custom(const YAML::Node& trigger, YAML::Node custom);
+  /// What the `triggers.Trigger` server lacks after an execution of custom trigger `trigger`.
+  std::string check_custom(const std::string& trigger) const;
+
   /// Points the `s3` source at `source` (of trigger `trigger`) to the S3 endpoint, puts the
   /// object there and writes its keys into the secrets directory.
   void prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind);
@@ -99,6 +111,7 @@ private:
   std::string secrets_dir_;
   std::size_t http_seen_ = 0;
   std::unique_ptr<nats_reader> nats_reader_;
+  std::unique_ptr<custom_server> custom_;
 };
 
 } // namespace ganglion::test::corpus

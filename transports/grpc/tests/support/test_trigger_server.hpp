@@ -7,6 +7,7 @@
 #include <chrono>
 #include <climits>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -66,6 +67,11 @@ public:
     std::lock_guard guard{mutex_};
     fetch_reply_ = std::move(resource);
   }
+  /// FetchResource returns `reply(request's resource)` (over set_fetch_reply).
+  void set_fetch_handler(std::function<std::string(const std::string&)> reply) {
+    std::lock_guard guard{mutex_};
+    fetch_handler_ = std::move(reply);
+  }
   /// Execute returns `response`.
   void set_execute_reply(std::string response) {
     std::lock_guard guard{mutex_};
@@ -119,7 +125,9 @@ public:
                                triggers::FetchResourceResponse* out) override {
     std::lock_guard guard{mutex_};
     fetches_.push_back(in->resource());
-    out->set_resource(fetch_reply_ ? *fetch_reply_ : in->resource());
+    out->set_resource(fetch_handler_ ? fetch_handler_(in->resource())
+                      : fetch_reply_ ? *fetch_reply_
+                                     : in->resource());
     return ::grpc::Status::OK;
   }
 
@@ -152,6 +160,7 @@ private:
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::optional<std::string> fetch_reply_;
+  std::function<std::string(const std::string&)> fetch_handler_;
   std::string execute_reply_ = R"({"executed":true})";
   int failures_left_ = 0;
   ::grpc::Status failure_;
