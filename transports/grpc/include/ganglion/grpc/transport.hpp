@@ -33,8 +33,9 @@ struct options {
   int max_failed_attempts = 3;
   /// How often a DNS name is resolved again to find replicas added or gone.
   std::chrono::milliseconds resolve_interval{30000};
-  /// Events of one stream offered to the bus and not yet answered; when the bus refuses, the
-  /// stream is not read until it accepts again (gRPC's flow control then holds the service).
+  /// Events of one source (all its replica streams together) offered to the bus and not yet
+  /// answered; when the bus refuses, the streams are not read until it accepts again (gRPC's
+  /// flow control then holds the service).
   std::size_t max_in_flight = 256;
   /// How long one custom trigger call (FetchResource, Execute, ApplyPolicy) may take.
   std::chrono::milliseconds call_timeout{30000};
