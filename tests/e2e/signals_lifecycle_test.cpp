@@ -137,13 +137,13 @@ TEST(e2e_signals, stopping_the_engine_ends_the_services_stream) {
   {
     e2e::engine_process engine{manifests(port, sink.url("/fired"))};
     ASSERT_TRUE(test::eventually([&] {
-      return service.process().output().find("stream") != std::string::npos;
+      return service.process().output().find("stream started: example") != std::string::npos;
     }, 10s)) << service.process().output();
+    EXPECT_EQ(service.process().output().find("stream ended"), std::string::npos);
     engine.process().signal(SIGTERM);
     EXPECT_EQ(engine.process().wait(15s), 0);
   }
   EXPECT_TRUE(test::eventually([&] {
-    auto out = service.process().output();
-    return std::count(out.begin(), out.end(), '\n') >= 3;
+    return service.process().output().find("(cancelled by the client)") != std::string::npos;
   }, 5s)) << service.process().output();
 }
