@@ -14,7 +14,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from runner import baselines, buses, kubernetes, micro, report, scenarios  # noqa: E402
+from runner import baselines, buses, kubernetes, micro, report, scenarios, signals  # noqa: E402
 from runner.context import Context  # noqa: E402
 from runner.figures import text_table  # noqa: E402
 from runner.procs import StepError, raise_on_signals  # noqa: E402
@@ -43,14 +43,16 @@ def steps(ctx):
         (f"Kafka bus: kafka → Kafka bus → kafka trigger vs raw librdkafka, {b}", buses.kafka),
         (f"webhook → k8s trigger → object in the test API server vs raw libcurl POSTs, "
          f"{ctx.duration_s} s open loops", kubernetes.k8s_trigger),
+        (f"signal service → generic source → log trigger (durable, then in-memory bus) vs a raw "
+         f"gRPC client, {signals.event_count(ctx):,} events", signals.generic_log),
     ]
 
 
 def estimate_s(ctx):
     """A rough duration of the run in seconds."""
     if ctx.quick:
-        return 170
-    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60
+        return 180
+    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 120
 
 
 def parse_args():
