@@ -52,7 +52,7 @@ def estimate_s(ctx):
     """A rough duration of the run in seconds."""
     if ctx.quick:
         return 180
-    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 120
+    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 180
 
 
 def parse_args():

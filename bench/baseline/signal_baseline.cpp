@@ -7,8 +7,8 @@
 //  "first_event_ms", "last_seq"}
 // where seconds / events_per_s run from the first event to the Nth ((N − 1) intervals) and the
 // _from_call pair from the call's start (the channel is connected before) to the Nth event.
-// `--work-us N` busy-waits N µs after each event, a reader that does something with them: it
-// shows how the service's cost per event depends on the reader's pace (docs/benchmarks.md).
+// `--work-us N` busy-waits N µs after each event: a reader that does something with them, to
+// see how the reader's pace changes the service's rate and cost.
 
 #include <chrono>
 #include <cstdio>
