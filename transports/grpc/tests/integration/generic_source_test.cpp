@@ -1,8 +1,15 @@
 // The generic source against real gRPC signal services in the test process.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <set>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -363,6 +370,43 @@ TEST_F(generic_source_test, a_full_bus_holds_the_stream_and_drops_nothing) {
   // The bus keeps an event before it answers: the last answer may still be on its way.
   EXPECT_TRUE(test::eventually([&] { return counter("ganglion_events_accepted_total") == 20; }))
     << counter("ganglion_events_accepted_total");
+}
+
+TEST_F(generic_source_test, a_server_that_sends_garbage_is_a_failed_attempt_not_a_crash) {
+  // A TCP server that answers every connection with bytes that are not HTTP/2.
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 16), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  std::atomic<int> connections{0};
+  std::thread garbage([&] {
+    for (;;) {
+      int c = ::accept(listener, nullptr, nullptr);
+      if (c < 0)
+        return;
+      ++connections;
+      std::string noise(4096, '\0');
+      for (std::size_t i = 0; i < noise.size(); ++i)
+        noise[i] = static_cast<char>((i * 7919 + 13) & 0xff);
+      [[maybe_unused]] auto sent = ::send(c, noise.data(), noise.size(), MSG_NOSIGNAL);
+      ::close(c);
+    }
+  });
+  add("127.0.0.1:" + std::to_string(ntohs(address.sin_port)));
+  auto source = start();
+  ASSERT_TRUE(test::eventually([&] { return !ends().empty(); }));
+  EXPECT_NE(ends()[0].find("3 attempts in a row failed"), std::string::npos) << ends()[0];
+  EXPECT_GE(connections.load(), 1);
+  EXPECT_EQ(bus->size(), 0u);
+  source.reset();
+  ::shutdown(listener, SHUT_RDWR);
+  ::close(listener);
+  garbage.join();
 }
 
 TEST_F(generic_source_test, check_refuses_a_bad_url_and_an_empty_config) {
