@@ -51,24 +51,22 @@ http::handler restart_handler(core::engine& engine) {
     std::string event_source{names.substr(0, slash)};
     std::string event{names.substr(slash + 1, names.size() - slash - 1 - suffix.size())};
     auto name = event_source + "/" + event;
-    engine.restart_source(event_source, event, [reply, name](core::engine::restart_outcome result) {
-      using outcome = core::engine::restart_outcome;
-      switch (result) {
-        case outcome::restarted:
-          reply(http::text_response(200, "source " + name + " restarted"));
-          return;
-        case outcome::unknown:
-          reply(http::text_response(404, "no source named '" + name + "'"));
-          return;
-        case outcome::refused:
-          reply(http::text_response(409, "source " + name
-                                           + " cannot run (see /v1/status); fix its manifest"));
-          return;
-        case outcome::stopped:
-          reply(http::text_response(503, "the engine is not running"));
-          return;
-      }
-    });
+    using outcome = core::engine::restart_outcome;
+    switch (engine.restart_source(event_source, event)) {
+      case outcome::restarted:
+        reply(http::text_response(200, "source " + name + " restarted"));
+        return;
+      case outcome::unknown:
+        reply(http::text_response(404, "no source named '" + name + "'"));
+        return;
+      case outcome::refused:
+        reply(http::text_response(409, "source " + name
+                                         + " cannot run (see /v1/status); fix its manifest"));
+        return;
+      case outcome::stopped:
+        reply(http::text_response(503, "the engine is not running"));
+        return;
+    }
   };
 }
 

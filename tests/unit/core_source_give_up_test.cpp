@@ -1,7 +1,6 @@
 // A source that gives up (source_context::give_up) stays in phase Error without restarts until
 // engine::restart_source or a reload starts it again.
 
-#include <future>
 #include <mutex>
 
 #include <gtest/gtest.h>
@@ -73,9 +72,7 @@ struct engine_under_test {
   }
 
   core::engine::restart_outcome restart(const std::string& es, const std::string& event) {
-    std::promise<core::engine::restart_outcome> outcome;
-    engine->restart_source(es, event, [&](auto result) { outcome.set_value(result); });
-    return outcome.get_future().get();
+    return engine->restart_source(es, event);
   }
 };
 

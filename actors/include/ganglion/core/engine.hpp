@@ -1,7 +1,6 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -127,10 +126,9 @@ public:
 
   /// Starts source `<event_source>/<event>` again with its current manifest and no failures:
   /// the way out of phase Error without a reload (a signal service that is back). A running
-  /// source is stopped first. Returns at once; `done` runs once, on another thread, with the
-  /// outcome. Callable from any thread after start().
-  void restart_source(const std::string& event_source, const std::string& event,
-                      std::function<void(restart_outcome)> done);
+  /// source is stopped first. Does not wait for the new start: the root supervisor gets the
+  /// request and the source's phase in status() follows. Callable from any thread after start().
+  restart_outcome restart_source(const std::string& event_source, const std::string& event);
 
   /// Stops accepting events, waits up to shutdown_grace for in-flight triggers, stops all.
   void stop();
