@@ -1,6 +1,7 @@
 // Isolation between sensors through the binary: a sensor whose jq transform never ends, one
-// whose Lua transform never ends and one whose trigger target never answers leave a sibling
-// sensor on the same engine firing every event with its usual latency.
+// whose Lua transform never ends, one whose data filter path builds JSON geometrically and one
+// whose trigger target never answers leave a sibling sensor on the same engine firing every
+// event with its usual latency.
 
 #include <netinet/in.h>
 #include <poll.h>
@@ -98,6 +99,18 @@ std::string endless_transform(const std::string& name, const std::string& transf
                           "      transform:\n" + transform + "\n");
 }
 
+/// A sensor on hooks/example whose data filter path doubles what it builds 40 times over: each
+/// event runs it to its evaluation budget (4 MiB of built JSON).
+std::string geometric_path(const std::string& name) {
+  std::string path = "{a:@values,b:@values}";
+  for (int i = 0; i < 39; ++i)
+    path += "|{a:@values,b:@values}";
+  return e2e::hook_sensor("    - template:\n        name: never\n        log: {}\n", name,
+                          fmt::format("      filters:\n        data:\n          - path: '{}'\n"
+                                      "            type: string\n            value: [x]\n",
+                                      path));
+}
+
 /// Posts `count` events 20 ms apart and returns each one's latency, from the moment before its
 /// POST to its arrival at the sink, in milliseconds, sorted.
 std::vector<double> latencies(std::uint16_t port, test::http_sink& sink, int count) {
@@ -146,6 +159,7 @@ TEST(e2e_isolation, hostile_siblings_leave_a_sensor_firing_every_event_with_its_
       source + sibling(crowded_sink.url("/crowded"))
         + endless_transform("endless-jq", "        jq: until(false; .)")
         + endless_transform("endless-lua", "        script: while true do end")
+        + geometric_path("geometric-path")
         + e2e::hook_sensor(fmt::format(R"(    - template:
         name: unanswered
         http:
@@ -163,6 +177,9 @@ TEST(e2e_isolation, hostile_siblings_leave_a_sensor_firing_every_event_with_its_
       << metrics;
     EXPECT_NE(metrics.find(R"(ganglion_script_cut_offs_total{sensor="endless-lua",dependency="d"})"),
               std::string::npos);
+    EXPECT_NE(
+      metrics.find(R"(ganglion_script_cut_offs_total{sensor="geometric-path",dependency="d"})"),
+      std::string::npos);
     EXPECT_GT(silent.accepted(), 0);
     EXPECT_TRUE(test::eventually([&] {
       auto status = nlohmann::json::parse(engine.status());

@@ -62,6 +62,21 @@ TEST_F(data_filter_test, nil_data_passes_and_invalid_data_errors) {
   EXPECT_TRUE(run({}, R"({"k": "v"})").pass);
 }
 
+TEST_F(data_filter_test, a_path_past_its_budget_is_a_cut_off_error) {
+  std::string path = "{a:@values,b:@values}";
+  for (int i = 0; i < 39; ++i)
+    path += "|{a:@values,b:@values}";
+  for (const std::string op : {"", "or"}) {
+    auto out = run({filter(path, "string", {"v"})}, R"({"x":"0123456789"})", op);
+    EXPECT_FALSE(out.pass);
+    EXPECT_TRUE(out.cut_off) << op;
+    EXPECT_NE(out.error.find("exceeded its evaluation budget"), std::string::npos) << out.error;
+  }
+  auto fine = run({filter("x", "string", {"0123"})}, R"({"x":"0123456789"})");
+  EXPECT_TRUE(fine.pass);
+  EXPECT_FALSE(fine.cut_off);
+}
+
 TEST_F(data_filter_test, string_equal_and_not_equal) {
   EXPECT_TRUE(passes(filter("k", "string", {"v"}), R"({"k": "v"})"));
   EXPECT_TRUE(passes(filter("k", "string", {"v"}, "="), R"({"k": "v"})"));

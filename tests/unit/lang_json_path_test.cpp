@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <simdjson.h>
 
+#include "ganglion/dsl/budget_exceeded.hpp"
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/path/json_eval.hpp"
 #include "ganglion/dsl/path/json_path.hpp"
@@ -220,10 +222,60 @@ TEST(json_path_compile, rejects_bad_paths_with_offsets) {
   EXPECT_THROW(json_path::compile("..a"), compile_error);
 }
 
+// Each `{a:@values,b:@values}` doubles what the previous one built: 40 of them would build
+// terabytes. A fuzzer found the shape (json_path_fuzz, 14 s for a 4 KB path before the budget).
+TEST_F(json_path_test, a_path_that_builds_geometrically_is_cut_off_by_its_budget) {
+  std::string path = "{a:@values,b:@values}";
+  for (int i = 0; i < 39; ++i)
+    path += "|{a:@values,b:@values}";
+  try {
+    get(R"({"x":"0123456789"})", path);
+    FAIL() << "the path was not cut off";
+  } catch (const ganglion::dsl::budget_exceeded& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("path '{a:@values,b:@values}|"), std::string::npos) << what;
+    EXPECT_NE(what.find("(" + std::to_string(path.size()) + " bytes)"), std::string::npos) << what;
+    EXPECT_NE(what.find("built more than 4 MiB of JSON"), std::string::npos) << what;
+  }
+  // A few levels are well inside the budget, and give gjson's answer.
+  const char* pair = R"([["s"],["s"]])";
+  EXPECT_EQ(raw("{a:@values,b:@values}|{a:@values,b:@values}", R"({"x":"s"})"),
+            fmt::format(R"({{"a":{0},"b":{0}}})", pair));
+  std::string ten = "{a:@values,b:@values}";
+  for (int i = 0; i < 9; ++i)
+    ten += "|{a:@values,b:@values}";
+  EXPECT_GT(raw(ten, R"({"x":"s"})").size(), 8000u);
+}
+
+// Scanning without building is held to a step budget: 30 queries over 100,000 elements.
+TEST_F(json_path_test, a_path_that_scans_too_long_is_cut_off_by_its_budget) {
+  std::string doc = "[";
+  for (int i = 0; i < 100000; ++i)
+    doc += i ? R"(,{"a":"y"})" : R"({"a":"y"})";
+  doc += "]";
+  std::string path = "[";
+  for (int i = 0; i < 30; ++i)
+    path += i ? R"(,#(a=="z"))" : R"(#(a=="z"))";
+  path += "]";
+  EXPECT_THROW(get(doc, path), ganglion::dsl::budget_exceeded);
+  // One scan and one list of every element are what real filters do; both fit.
+  EXPECT_EQ(raw(R"(#(a=="z"))", doc), "<missing>");
+  EXPECT_EQ(raw("#.a", doc).size(), 100000u * 4 + 1);
+}
+
 TEST(json_path_compile, deep_nesting_is_an_error_not_a_crash) {
   EXPECT_THROW(json_path::compile(std::string(100000, '[') + "a" + std::string(100000, ']')),
                compile_error);
   EXPECT_NO_THROW(json_path::compile("[[[a]]]"));
+}
+
+TEST(json_path_compile, paths_that_can_build_json_are_marked) {
+  for (const char* path : {"body.a", "a.0.b", "a*.b?", "a.#", "a.#.b", "a.#.#.c", R"(a.#(b=="x").c)",
+                           R"(a.#(b.#(c>1))#)", "#.a"})
+    EXPECT_FALSE(json_path::compile(path).builds()) << path;
+  for (const char* path : {"[a,b]", "{a,b}", "a|b", "a.@reverse", "@values", "!true",
+                           "a.#.[b,c]", R"(a.#([b,c]=="x"))", "a|@keys"})
+    EXPECT_TRUE(json_path::compile(path).builds()) << path;
 }
 
 TEST(json_path_compile, keeps_text) {

@@ -9,6 +9,8 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/engine_impl.hpp"
+#include "ganglion/dsl/compile_error.hpp"
+#include "ganglion/dsl/path/json_path.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "source/source_actor.hpp"
 
@@ -24,9 +26,19 @@ void warn_unexecuted(const std::string& name, const dsl::trigger& t, bool durabl
                  name);
 }
 
-/// Whether a sensor runs programs its author wrote (Lua, jq, Go templates in data filters):
-/// each may take its whole budget on every event, so such a sensor gets a thread of its own
-/// and never delays the sensors on the shared scheduler.
+/// Whether a gjson path can build JSON that grows with the path (json_path::builds).
+bool builds_json(const std::string& path) {
+  try {
+    return dsl::json_path::compile(path).builds();
+  } catch (const dsl::compile_error&) {
+    return false; // refused when the sensor compiles
+  }
+}
+
+/// Whether a sensor runs programs its author wrote (Lua, jq, Go templates in data filters,
+/// gjson paths in its filters that build JSON): each may take its whole budget on every event,
+/// so such a sensor gets a thread of its own and never delays the sensors on the shared
+/// scheduler.
 bool runs_programs(const dsl::sensor& sensor) {
   for (const auto& dep : sensor.spec.dependencies) {
     if (dep.transform && (!dep.transform->jq.empty() || !dep.transform->script.empty()))
@@ -36,8 +48,12 @@ bool runs_programs(const dsl::sensor& sensor) {
     if (!dep.filters->script.empty())
       return true;
     for (const auto& data : dep.filters->data)
-      if (!data.template_.empty())
+      if (!data.template_.empty() || builds_json(data.path))
         return true;
+    for (const auto& expr : dep.filters->exprs)
+      for (const auto& field : expr.fields)
+        if (builds_json(field.path))
+          return true;
   }
   return false;
 }

@@ -94,6 +94,10 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
         throw std::runtime_error(fmt::format("dependency '{}': transform: {}", dep.name, ex.what()));
       }
     }
+    const auto* filters = c.compiled.get();
+    c.budgeted = c.script || c.jq || c.lua
+                 || (filters && filters->data && filters->data->builds_json())
+                 || (filters && filters->exprs && filters->exprs->builds_json());
     if (metrics) {
       auto series = [&](const char* result) {
         return labels{{"sensor", sensor_name_}, {"dependency", dep.name}, {"result", result}};
@@ -102,10 +106,11 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
       c.passed = &metrics->get_counter("ganglion_dependency_events_total", help, series("pass"));
       c.rejected = &metrics->get_counter("ganglion_dependency_events_total", help, series("fail"));
       c.errored = &metrics->get_counter("ganglion_dependency_events_total", help, series("error"));
-      if (c.script || c.jq || c.lua)
+      if (c.budgeted)
         c.cut_off = &metrics->get_counter(
           "ganglion_script_cut_offs_total",
-          "Runs of a dependency's script (transform, script filter) cut off by --script-budget",
+          "Runs of a dependency's script (transform, script filter) or filter path cut off by "
+          "their budget (--script-budget, the path evaluation budget)",
           {{"sensor", sensor_name_}, {"dependency", dep.name}});
       c.metrics = metrics;
       c.sensor_name = sensor_name_;
@@ -283,7 +288,7 @@ void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
       last_cut_off_ = fmt::format("dependency '{}': {}", dep.name, verdict.reason);
       if (dep.cut_off)
         dep.cut_off->inc();
-    } else if (dep.jq || dep.lua || dep.script) {
+    } else if (dep.budgeted) {
       consecutive_cut_offs_ = 0;
     }
     matched_[d] = pass;

@@ -42,7 +42,10 @@ struct compiled_dependency {
   counter* passed = nullptr;
   counter* rejected = nullptr;
   counter* errored = nullptr;
-  /// Scripts (a transform, the script filter) cut off by their budget.
+  /// Runs its budgets can cut off: a script (a transform, the script filter) or a filter path
+  /// that builds JSON.
+  bool budgeted = false;
+  /// Scripts and filter paths cut off by their budget.
   counter* cut_off = nullptr;
   metrics_registry* metrics = nullptr;
   std::string sensor_name;

@@ -1,16 +1,18 @@
 // Data filters with the semantics of Argo's filterData (pkg/sensors/dependencies/filter.go).
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <re2/re2.h>
 
 #include <fmt/format.h>
 
+#include "ganglion/dsl/budget_exceeded.hpp"
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/filter/filter_eval.hpp"
-#include "ganglion/dsl/tmpl/go_template.hpp"
 #include "ganglion/dsl/path/json_eval.hpp"
 #include "ganglion/dsl/path/json_path.hpp"
+#include "ganglion/dsl/tmpl/go_template.hpp"
 #include "go/strconv.hpp"
 
 namespace ganglion::dsl {
@@ -229,6 +231,8 @@ filter_outcome compiled_data_filter::evaluate(const event_view& event) const {
   std::optional<bool> m;
   try {
     m = matches(*data);
+  } catch (const budget_exceeded& e) {
+    return {false, fmt::format("data filter error ({})", e.what()), {}, true};
   } catch (const std::runtime_error& e) {
     return {false, fmt::format("data filter error ({})", e.what())};
   }
@@ -239,6 +243,15 @@ filter_outcome compiled_data_filter::evaluate(const event_view& event) const {
 
 const std::string& compiled_data_filter::path() const noexcept {
   return impl_->spec.path;
+}
+
+bool compiled_data_filter::builds_json() const noexcept {
+  return impl_->path.builds();
+}
+
+bool compiled_data_filters::builds_json() const noexcept {
+  return std::any_of(filters_.begin(), filters_.end(),
+                     [](const compiled_data_filter& f) { return f.builds_json(); });
 }
 
 std::string compiled_data_filter::describe() const {
@@ -277,14 +290,17 @@ filter_outcome compiled_data_filters::evaluate(const event_view& event) const {
   if (!data)
     return {false, "data filter error (event data not valid JSON)"};
   std::vector<std::string> errors;
+  bool cut_off = false;
   for (std::size_t index = 0; index < filters_.size(); ++index) {
     const auto& f = filters_[index];
     std::optional<bool> m;
     try {
       m = f.matches(*data);
     } catch (const std::runtime_error& e) {
+      bool budget = dynamic_cast<const budget_exceeded*>(&e) != nullptr;
       if (!any_)
-        return {false, fmt::format("data filter error ({})", e.what())};
+        return {false, fmt::format("data filter error ({})", e.what()), {}, budget};
+      cut_off |= budget;
       errors.emplace_back(e.what());
       continue;
     }
@@ -309,7 +325,7 @@ filter_outcome compiled_data_filters::evaluate(const event_view& event) const {
       joined += " / ";
     joined += errors[i];
   }
-  return {false, fmt::format("data filter errors [{}]", joined)};
+  return {false, fmt::format("data filter errors [{}]", joined), {}, cut_off};
 }
 
 } // namespace ganglion::dsl

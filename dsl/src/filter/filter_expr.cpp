@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ganglion/dsl/budget_exceeded.hpp"
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/expr/expr.hpp"
 #include "ganglion/dsl/filter/expr_filter.hpp"
@@ -92,6 +93,7 @@ filter_outcome compiled_expr_filters::evaluate(const event_view& event) const {
   if (!data)
     return {false, "expr filter error (event data not valid JSON)"};
   std::vector<std::string> errors;
+  bool cut_off = false;
   // Scratch reused across events: evaluation allocates nothing for scalar fields.
   thread_local std::vector<expr_value> values;
   thread_local std::vector<const expr_value*> bound;
@@ -99,7 +101,16 @@ filter_outcome compiled_expr_filters::evaluate(const event_view& event) const {
     values.clear();
     bool missing = false;
     for (std::size_t i = 0; i < f.paths.size() && !missing; ++i) {
-      auto result = dsl::evaluate(f.paths[i], *data);
+      path_result result;
+      try {
+        result = dsl::evaluate(f.paths[i], *data);
+      } catch (const budget_exceeded& e) {
+        if (!any)
+          return {false, fmt::format("expr filter error ({})", e.what()), {}, true};
+        errors.emplace_back(e.what());
+        cut_off = missing = true;
+        break;
+      }
       if (!result.exists()) {
         auto message = fmt::format("path '{}' does not exist", f.fields[i].path);
         if (!any)
@@ -135,7 +146,7 @@ filter_outcome compiled_expr_filters::evaluate(const event_view& event) const {
     return {true, {}};
   if (errors.empty())
     return {false, {}};
-  return {false, fmt::format("expr filter errors [{}]", join(errors, " / "))};
+  return {false, fmt::format("expr filter errors [{}]", join(errors, " / ")), {}, cut_off};
 }
 
 std::string compiled_expr_filters::describe() const {
@@ -147,6 +158,14 @@ std::string compiled_expr_filters::describe() const {
     parts.push_back(fmt::format("expr {} [{}]", f.expr.text(), join(fields, ", ")));
   }
   return join(parts, impl_->any ? " or " : " and ");
+}
+
+bool compiled_expr_filters::builds_json() const noexcept {
+  for (const auto& f : impl_->filters)
+    for (const auto& path : f.paths)
+      if (path.builds())
+        return true;
+  return false;
 }
 
 } // namespace ganglion::dsl

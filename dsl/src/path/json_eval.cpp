@@ -5,8 +5,11 @@
 
 #include <cctype>
 
-#include "path/json_path_ast.hpp"
+#include <fmt/format.h>
+
+#include "ganglion/dsl/budget_exceeded.hpp"
 #include "go/strconv.hpp"
+#include "path/json_path_ast.hpp"
 #include "path/json_path_node.hpp"
 
 namespace ganglion::dsl {
@@ -20,7 +23,7 @@ using path_eval::node;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-maybe eval_path(const path_ast::path& p, const node& value);
+maybe eval_path(const path_ast::path& p, const node& value, path_eval::budget& b);
 
 bool is_number(element_type t) {
   return t == element_type::INT64 || t == element_type::UINT64 || t == element_type::DOUBLE;
@@ -136,11 +139,11 @@ bool query_matches(const path_ast::query& q, const maybe& value) {
 }
 
 // The query subject of one array element: the element itself, or `subject` applied to it.
-maybe query_subject(const path_ast::query& q, const node& item) {
+maybe query_subject(const path_ast::query& q, const node& item, path_eval::budget& b) {
   if (!path_eval::is_container(item.el))
     return q.subject ? std::nullopt : maybe(item);
   if (q.subject)
-    return eval_path(*q.subject, item);
+    return eval_path(*q.subject, item, b);
   if (item.el.type() != element_type::OBJECT)
     return std::nullopt;
   for (auto field : path_eval::as_object(item.el))
@@ -149,67 +152,75 @@ maybe query_subject(const path_ast::query& q, const node& item) {
   return std::nullopt;
 }
 
-maybe eval_chain(const std::vector<component>& chain, std::size_t i, const node& value);
+maybe eval_chain(const std::vector<component>& chain, std::size_t i, const node& value,
+                 path_eval::budget& b);
 
-maybe on_object(const std::vector<component>& chain, std::size_t i, const node& value) {
+maybe on_object(const std::vector<component>& chain, std::size_t i, const node& value,
+                path_eval::budget& b) {
   const component& c = chain[i];
   if (c.kind == component_kind::query)
     return std::nullopt;
   bool last = i + 1 == chain.size();
   for (auto field : path_eval::as_object(value.el)) {
+    b.step();
     if (c.wild ? !go::wildcard_match(field.key, c.pattern) : field.key != c.key)
       continue;
     node child{field.value, value.owner};
     if (c.kind == component_kind::map)
-      return eval_path(*c.rest, child);
+      return eval_path(*c.rest, child, b);
     if (last)
       return child;
     if (!path_eval::is_container(child.el))
       continue;
-    if (auto found = eval_chain(chain, i + 1, child))
+    if (auto found = eval_chain(chain, i + 1, child, b))
       return found;
   }
   return std::nullopt;
 }
 
-maybe on_array(const std::vector<component>& chain, std::size_t i, const node& value) {
+maybe on_array(const std::vector<component>& chain, std::size_t i, const node& value,
+               path_eval::budget& b) {
   const component& c = chain[i];
   auto array = path_eval::as_array(value.el);
   switch (c.kind) {
     case component_kind::count:
-      return path_eval::synthesize(std::to_string(array.size()));
+      return path_eval::synthesize(std::to_string(array.size()), b);
     case component_kind::map: {
       std::string out = "[";
       for (auto item : array) {
-        if (auto r = eval_path(*c.rest, node{item, value.owner})) {
+        b.step();
+        if (auto r = eval_path(*c.rest, node{item, value.owner}, b)) {
           if (out.size() > 1)
             out.push_back(',');
           path_eval::append_raw(out, r->el);
+          b.check(out.size());
         }
       }
       out.push_back(']');
-      return path_eval::synthesize(std::move(out));
+      return path_eval::synthesize(std::move(out), b);
     }
     case component_kind::query: {
       const auto& q = *c.filter;
       std::string out = "[";
       for (auto item : array) {
         node n{item, value.owner};
-        if (!query_matches(q, query_subject(q, n)))
+        b.step();
+        if (!query_matches(q, query_subject(q, n, b)))
           continue;
-        maybe r = c.rest ? eval_path(*c.rest, n) : maybe(n);
+        maybe r = c.rest ? eval_path(*c.rest, n, b) : maybe(n);
         if (!q.all)
           return r;
         if (r) {
           if (out.size() > 1)
             out.push_back(',');
           path_eval::append_raw(out, r->el);
+          b.check(out.size());
         }
       }
       if (!q.all)
         return std::nullopt;
       out.push_back(']');
-      return path_eval::synthesize(std::move(out));
+      return path_eval::synthesize(std::move(out), b);
     }
     case component_kind::key:
       break;
@@ -224,13 +235,14 @@ maybe on_array(const std::vector<component>& chain, std::size_t i, const node& v
     return child;
   if (!path_eval::is_container(item))
     return std::nullopt;
-  return eval_chain(chain, i + 1, child);
+  return eval_chain(chain, i + 1, child, b);
 }
 
-maybe eval_chain(const std::vector<component>& chain, std::size_t i, const node& value) {
+maybe eval_chain(const std::vector<component>& chain, std::size_t i, const node& value,
+                 path_eval::budget& b) {
   switch (value.el.type()) {
-    case element_type::OBJECT: return on_object(chain, i, value);
-    case element_type::ARRAY: return on_array(chain, i, value);
+    case element_type::OBJECT: return on_object(chain, i, value, b);
+    case element_type::ARRAY: return on_array(chain, i, value, b);
     default: return std::nullopt;
   }
 }
@@ -265,14 +277,14 @@ bool walk_plain(const std::vector<component>& chain, std::size_t i, element valu
   return path_eval::is_container(item) && walk_plain(chain, i + 1, item, out);
 }
 
-maybe eval_multipath(const path_ast::segment& seg, const node& value) {
+maybe eval_multipath(const path_ast::segment& seg, const node& value, path_eval::budget& b) {
   bool object = seg.kind == path_ast::segment_kind::multipath_object;
   std::string out(1, object ? '{' : '[');
   bool first = true;
   for (const auto& sel : seg.selectors) {
     if (!sel.value)
       continue;
-    auto r = eval_path(*sel.value, value);
+    auto r = eval_path(*sel.value, value, b);
     if (!r)
       continue;
     if (!first)
@@ -283,29 +295,42 @@ maybe eval_multipath(const path_ast::segment& seg, const node& value) {
       out.push_back(':');
     }
     path_eval::append_raw(out, r->el);
+    b.check(out.size());
   }
   out.push_back(object ? '}' : ']');
-  return path_eval::synthesize(std::move(out));
+  return path_eval::synthesize(std::move(out), b);
 }
 
-maybe eval_segment(const path_ast::segment& seg, const node& value) {
+maybe eval_segment(const path_ast::segment& seg, const node& value, path_eval::budget& b) {
+  b.step();
   using path_ast::segment_kind;
   switch (seg.kind) {
-    case segment_kind::chain: return eval_chain(seg.chain, 0, value);
-    case segment_kind::modifier: return path_eval::apply_modifier(seg, value);
-    case segment_kind::literal: return path_eval::synthesize(seg.literal);
-    default: return eval_multipath(seg, value);
+    case segment_kind::chain: return eval_chain(seg.chain, 0, value, b);
+    case segment_kind::modifier: return path_eval::apply_modifier(seg, value, b);
+    case segment_kind::literal: return path_eval::synthesize(seg.literal, b);
+    default: return eval_multipath(seg, value, b);
   }
 }
 
-maybe eval_path(const path_ast::path& p, const node& value) {
+maybe eval_path(const path_ast::path& p, const node& value, path_eval::budget& b) {
   maybe current = value;
   for (const auto& seg : p.segments) {
-    current = eval_segment(seg, *current);
+    current = eval_segment(seg, *current, b);
     if (!current)
       return std::nullopt;
   }
   return current;
+}
+
+// The path as an error message names it: long hostile paths cut at a character boundary near
+// 80 bytes.
+std::string shortened(std::string_view text) {
+  std::size_t shown = 80;
+  if (text.size() <= shown)
+    return std::string(text);
+  while (shown > 0 && (static_cast<unsigned char>(text[shown]) & 0xC0) == 0x80)
+    --shown;
+  return fmt::format("{}… ({} bytes)", text.substr(0, shown), text.size());
 }
 
 } // namespace
@@ -318,7 +343,13 @@ path_result evaluate(const json_path& path, element root) {
       return {};
     return path_result(found);
   }
-  auto r = eval_path(path.compiled().compiled, node{root, nullptr});
+  path_eval::budget b;
+  maybe r;
+  try {
+    r = eval_path(path.compiled().compiled, node{root, nullptr}, b);
+  } catch (const budget_exceeded& e) {
+    throw budget_exceeded(fmt::format("path '{}': {}", shortened(path.text()), e.what()));
+  }
   if (!r)
     return {};
   if (r->owner)

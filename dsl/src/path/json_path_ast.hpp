@@ -102,6 +102,8 @@ struct json_path::impl {
   path_ast::path compiled;
   /// One chain of plain keys and indexes (`body.items.0.id`): evaluated by a direct walk.
   bool plain = false;
+  /// See json_path::builds.
+  bool builds = false;
 };
 
 } // namespace ganglion::dsl

@@ -1,9 +1,13 @@
 // gjson's built-in modifiers (modReverse, modFlatten, modKeys, modValues, modJoin, modToStr,
 // modFromStr) over simdjson elements, plus the helpers that build JSON during evaluation.
 
+#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "ganglion/dsl/budget_exceeded.hpp"
 #include "go/strconv.hpp"
 #include "path/json_path_node.hpp"
 
@@ -153,9 +157,28 @@ std::string join(const node& value, bool preserve) {
 
 } // namespace
 
-maybe synthesize(std::string json) {
+void budget::step() {
+  if (++steps_ > max_path_steps)
+    throw budget_exceeded(
+      fmt::format("the path exceeded its evaluation budget ({} steps)", max_path_steps));
+}
+
+void budget::check(std::size_t size) const {
+  if (size > max_path_built_bytes - std::min(built_, max_path_built_bytes))
+    throw budget_exceeded(
+      fmt::format("the path exceeded its evaluation budget (it built more than {} MiB of JSON)",
+                  max_path_built_bytes >> 20));
+}
+
+void budget::charge(std::size_t size) {
+  check(size);
+  built_ += size;
+}
+
+maybe synthesize(std::string json, budget& b) {
   if (json.empty())
     return std::nullopt;
+  b.charge(json.size());
   auto owner = std::make_shared<simdjson::dom::parser>();
   element el;
   if (owner->parse(json).get(el))
@@ -194,7 +217,7 @@ void append_string(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
-maybe apply_modifier(const path_ast::segment& seg, const node& value) {
+maybe apply_modifier(const path_ast::segment& seg, const node& value, budget& b) {
   using path_ast::modifier_kind;
   auto type = value.el.type();
   bool array = type == element_type::ARRAY;
@@ -204,7 +227,7 @@ maybe apply_modifier(const path_ast::segment& seg, const node& value) {
     case modifier_kind::reverse:
       if (!is_container(value.el))
         return value;
-      return synthesize(reverse(value));
+      return synthesize(reverse(value), b);
     case modifier_kind::flatten: {
       if (!array)
         return value;
@@ -212,22 +235,22 @@ maybe apply_modifier(const path_ast::segment& seg, const node& value) {
       bool first = true;
       flatten_into(out, value.el, seg.modifier_flag, first);
       out.push_back(']');
-      return synthesize(std::move(out));
+      return synthesize(std::move(out), b);
     }
     case modifier_kind::keys:
-      return synthesize(keys(value));
+      return synthesize(keys(value), b);
     case modifier_kind::values:
-      return array ? maybe(value) : synthesize(values(value));
+      return array ? maybe(value) : synthesize(values(value), b);
     case modifier_kind::join:
-      return array ? synthesize(join(value, seg.modifier_flag)) : maybe(value);
+      return array ? synthesize(join(value, seg.modifier_flag), b) : maybe(value);
     case modifier_kind::tostr: {
       std::string out;
       go::append_json_string(out, simdjson::to_string(value.el));
-      return synthesize(std::move(out));
+      return synthesize(std::move(out), b);
     }
     case modifier_kind::fromstr:
       if (type == element_type::STRING)
-        return synthesize(std::string(value.el.get_string().value_unsafe()));
+        return synthesize(std::string(value.el.get_string().value_unsafe()), b);
       return type == element_type::NULL_VALUE ? std::nullopt : maybe(value);
   }
   return std::nullopt;

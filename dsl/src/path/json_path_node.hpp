@@ -3,12 +3,14 @@
 // Values flowing through gjson path evaluation: an element of the event's document, or of a
 // document the path built (kept alive by `owner`).
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include <simdjson.h>
 
+#include "ganglion/dsl/path/json_eval.hpp"
 #include "path/json_path_ast.hpp"
 
 namespace ganglion::dsl::path_eval {
@@ -23,8 +25,26 @@ struct node {
 /// A value, or nothing when the path does not exist.
 using maybe = std::optional<node>;
 
-/// Parses JSON built by the path; nothing when `json` is empty or invalid.
-maybe synthesize(std::string json);
+/// What one evaluation has done, held to max_path_steps and max_path_built_bytes: a path of
+/// nested multipaths or modifiers otherwise builds JSON that grows geometrically with its length.
+class budget {
+public:
+  /// Counts one unit of work (a segment, an array element or object field visited); throws
+  /// budget_exceeded past max_path_steps.
+  void step();
+  /// Throws budget_exceeded when JSON being built, `size` bytes so far, would take the
+  /// evaluation past max_path_built_bytes.
+  void check(std::size_t size) const;
+  /// Charges `size` bytes of built JSON; throws as check does.
+  void charge(std::size_t size);
+
+private:
+  std::size_t steps_ = 0;
+  std::size_t built_ = 0;
+};
+
+/// Parses JSON built by the path, charging it to `b`; nothing when `json` is empty or invalid.
+maybe synthesize(std::string json, budget& b);
 
 /// Appends the element as minified JSON.
 void append_raw(std::string& out, simdjson::dom::element el);
@@ -55,6 +75,6 @@ inline simdjson::dom::object as_object(simdjson::dom::element el) {
 }
 
 /// Applies a modifier segment (`@reverse`, `@flatten` …) to `value`.
-maybe apply_modifier(const path_ast::segment& seg, const node& value);
+maybe apply_modifier(const path_ast::segment& seg, const node& value, budget& b);
 
 } // namespace ganglion::dsl::path_eval

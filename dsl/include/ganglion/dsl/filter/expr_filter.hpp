@@ -33,6 +33,9 @@ public:
   /// A short description for explanations, e.g. `expr a == "b" [a=body.a] and …`.
   std::string describe() const;
 
+  /// True when a field's path can build JSON (json_path::builds).
+  bool builds_json() const noexcept;
+
 private:
   struct impl;
   std::unique_ptr<impl> impl_;

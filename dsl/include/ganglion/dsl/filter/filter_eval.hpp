@@ -47,6 +47,9 @@ public:
   /// The path text.
   const std::string& path() const noexcept;
 
+  /// True when the path can build JSON (json_path::builds): its evaluation may run to its budget.
+  bool builds_json() const noexcept;
+
   /// A short description for explanations, e.g. `body.action (string) = "opened|closed"`.
   std::string describe() const;
 
@@ -66,6 +69,9 @@ public:
 
   /// Argo's filterData: nil data passes, AND stops at the first error, OR collects errors.
   filter_outcome evaluate(const event_view& event) const;
+
+  /// True when a filter's path can build JSON (json_path::builds).
+  bool builds_json() const noexcept;
 
 private:
   std::vector<compiled_data_filter> filters_;

@@ -2,6 +2,7 @@
 
 // Not installed: exposes simdjson.
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -52,7 +53,15 @@ private:
   std::shared_ptr<simdjson::dom::parser> owner_;
 };
 
-/// Evaluates `path` against `root` with gjson's semantics.
+/// Units of work one evaluation may do: segments applied, array elements and object fields
+/// visited. Real paths on the largest event bodies take a few hundred thousand.
+inline constexpr std::size_t max_path_steps = 1'000'000;
+/// Bytes of JSON one evaluation may build (multipaths, `#.` lists, modifiers, literals).
+inline constexpr std::size_t max_path_built_bytes = 4 * 1024 * 1024;
+
+/// Evaluates `path` against `root` with gjson's semantics. Throws budget_exceeded (naming the
+/// path) when the evaluation passes max_path_steps or max_path_built_bytes: gjson has no such
+/// limits, but nested multipaths and modifiers build JSON that grows geometrically.
 path_result evaluate(const json_path& path, simdjson::dom::element root);
 
 } // namespace ganglion::dsl

@@ -18,6 +18,7 @@
 // - `\*` and `\?` are always literal characters; a `#(...)` component applied to an object
 //   matches nothing (gjson compares it with the keys as text).
 // - A value after a missing one (`missing|!true`) is missing.
+// - Every evaluation is held to a budget of steps and built JSON (json_eval.hpp); gjson has none.
 //
 // dest_path implements sjson's simple paths: keys, `\` escapes, numeric indexes (missing
 // elements padded with null), `-1` to append, a leading `:` to force an object key. Paths with
@@ -39,6 +40,11 @@ public:
 
   /// The source text.
   const std::string& text() const noexcept;
+
+  /// True when the path can build JSON whose size grows with the path rather than the event:
+  /// multipaths, modifiers, literals or a pipe of several segments. Every evaluation is held to
+  /// a budget (json_eval.hpp); the engine gives a sensor with such a path a thread of its own.
+  bool builds() const noexcept;
 
   json_path();
   ~json_path();
