@@ -24,26 +24,26 @@ namespace {
 
 using sensor_ptr = caf::stateful_actor<sensor_state>*;
 
-/// Script runs cut off in a row that put the sensor in the Error phase.
+/// Runs (scripts, filter paths) cut off in a row that put the sensor in the Error phase.
 constexpr std::uint64_t cut_offs_for_error = 3;
 
-/// Error phase after `cut_offs_for_error` cut-offs in a row; Running again once a script
-/// finishes within its budget. One log line per change, not per cut-off.
+/// Error phase after `cut_offs_for_error` cut-offs in a row; Running again once a script or
+/// filter path finishes within its budget. One log line per change, not per cut-off.
 void report_cut_offs(sensor_ptr self) {
   auto& st = self->state;
   const auto in_a_row = st.core->consecutive_cut_offs();
   const auto& name = st.setup.manifest->metadata.name;
   if (!st.cut_off_error && in_a_row >= cut_offs_for_error) {
     st.cut_off_error = true;
-    auto why = fmt::format("{} script runs in a row cut off by their budget (--script-budget); "
-                           "latest: {}",
+    auto why = fmt::format("{} runs in a row cut off by their budget (a script's --script-budget, "
+                           "a filter path's evaluation budget); latest: {}",
                            in_a_row, st.core->last_cut_off());
     st.setup.status->set("sensor", name, phase::error, why);
     spdlog::warn("sensor {}: {}", name, why);
   } else if (st.cut_off_error && in_a_row == 0) {
     st.cut_off_error = false;
     st.setup.status->set("sensor", name, phase::running);
-    spdlog::info("sensor {}: its scripts finish within their budget again", name);
+    spdlog::info("sensor {}: its scripts and filter paths finish within their budget again", name);
   }
 }
 
