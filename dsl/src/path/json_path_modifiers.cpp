@@ -1,7 +1,6 @@
 // gjson's built-in modifiers (modReverse, modFlatten, modKeys, modValues, modJoin, modToStr,
 // modFromStr) over simdjson elements, plus the helpers that build JSON during evaluation.
 
-#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -157,22 +156,15 @@ std::string join(const node& value, bool preserve) {
 
 } // namespace
 
-void budget::step() {
-  if (++steps_ > max_path_steps)
-    throw budget_exceeded(
-      fmt::format("the path exceeded its evaluation budget ({} steps)", max_path_steps));
+void budget::too_many_steps() {
+  throw budget_exceeded(
+    fmt::format("the path exceeded its evaluation budget ({} steps)", max_path_steps));
 }
 
-void budget::check(std::size_t size) const {
-  if (size > max_path_built_bytes - std::min(built_, max_path_built_bytes))
-    throw budget_exceeded(
-      fmt::format("the path exceeded its evaluation budget (it built more than {} MiB of JSON)",
-                  max_path_built_bytes >> 20));
-}
-
-void budget::charge(std::size_t size) {
-  check(size);
-  built_ += size;
+void budget::built_too_much() {
+  throw budget_exceeded(
+    fmt::format("the path exceeded its evaluation budget (it built more than {} MiB of JSON)",
+                max_path_built_bytes >> 20));
 }
 
 maybe synthesize(std::string json, budget& b) {

@@ -31,14 +31,26 @@ class budget {
 public:
   /// Counts one unit of work (a segment, an array element or object field visited); throws
   /// budget_exceeded past max_path_steps.
-  void step();
+  void step() {
+    if (++steps_ > max_path_steps)
+      too_many_steps();
+  }
   /// Throws budget_exceeded when JSON being built, `size` bytes so far, would take the
   /// evaluation past max_path_built_bytes.
-  void check(std::size_t size) const;
+  void check(std::size_t size) const {
+    if (size > max_path_built_bytes - built_)
+      built_too_much();
+  }
   /// Charges `size` bytes of built JSON; throws as check does.
-  void charge(std::size_t size);
+  void charge(std::size_t size) {
+    check(size);
+    built_ += size;
+  }
 
 private:
+  [[noreturn]] static void too_many_steps();
+  [[noreturn]] static void built_too_much();
+
   std::size_t steps_ = 0;
   std::size_t built_ = 0;
 };
