@@ -9,8 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/engine_impl.hpp"
-#include "ganglion/dsl/compile_error.hpp"
-#include "ganglion/dsl/path/json_path.hpp"
+#include "ganglion/dsl/filter/precompiled_filters.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "source/source_actor.hpp"
 
@@ -26,11 +25,13 @@ void warn_unexecuted(const std::string& name, const dsl::trigger& t, bool durabl
                  name);
 }
 
-/// Whether a gjson path can build JSON that grows with the path (json_path::builds).
-bool builds_json(const std::string& path) {
+/// Whether the dependency's data or expr filters hold a gjson path that builds JSON, from the
+/// filters the loader compiled (compiled here only when it did not).
+bool filter_paths_build(const dsl::event_dependency& dep) {
   try {
-    return dsl::json_path::compile(path).builds();
-  } catch (const dsl::compile_error&) {
+    auto compiled = dep.precompiled ? dep.precompiled : dsl::precompile_filters(*dep.filters);
+    return compiled->builds_json();
+  } catch (const std::exception&) {
     return false; // refused when the sensor compiles
   }
 }
@@ -48,12 +49,10 @@ bool runs_programs(const dsl::sensor& sensor) {
     if (!dep.filters->script.empty())
       return true;
     for (const auto& data : dep.filters->data)
-      if (!data.template_.empty() || builds_json(data.path))
+      if (!data.template_.empty())
         return true;
-    for (const auto& expr : dep.filters->exprs)
-      for (const auto& field : expr.fields)
-        if (builds_json(field.path))
-          return true;
+    if (filter_paths_build(dep))
+      return true;
   }
   return false;
 }

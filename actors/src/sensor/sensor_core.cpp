@@ -94,10 +94,7 @@ sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
         throw std::runtime_error(fmt::format("dependency '{}': transform: {}", dep.name, ex.what()));
       }
     }
-    const auto* filters = c.compiled.get();
-    c.budgeted = c.script || c.jq || c.lua
-                 || (filters && filters->data && filters->data->builds_json())
-                 || (filters && filters->exprs && filters->exprs->builds_json());
+    c.budgeted = c.script || c.jq || c.lua || (c.compiled && c.compiled->builds_json());
     if (metrics) {
       auto series = [&](const char* result) {
         return labels{{"sensor", sensor_name_}, {"dependency", dep.name}, {"result", result}};

@@ -17,6 +17,12 @@ namespace ganglion::dsl {
 struct precompiled_filters {
   std::optional<compiled_data_filters> data;
   std::optional<compiled_expr_filters> exprs;
+
+  /// True when a data or expr filter path can build JSON (json_path::builds): its evaluation
+  /// may run to its budget.
+  bool builds_json() const noexcept {
+    return (data && data->builds_json()) || (exprs && exprs->builds_json());
+  }
 };
 
 /// Compiles `f`'s data and expr filters (those it has); throws std::runtime_error prefixed with
