@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -7,16 +8,31 @@
 #include "commands.hpp"
 #include "ganglion/core/remote_bus.hpp"
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/dsl/diagnostic.hpp"
 #include "ganglion/dsl/model.hpp"
 
 namespace ganglion::app {
 
-/// The bus the manifests ask for: null for the embedded bus (no EventBus), else a JetStream or
-/// Kafka bus connected and ready. The EventBus used is the one the EventSources and Sensors
-/// name (`eventBusName`, default `default`), or the only one loaded. Throws std::runtime_error
-/// with the reason (an unsupported bus type, ambiguous EventBuses, an unreachable server).
+/// The `status` (JSON text) of the cluster object a document was read from (cluster mode).
+using cluster_status_of = std::function<std::string(const dsl::document& document)>;
+
+/// What `run` without `--bus-url` does with the EventBus of `documents` other than run it as
+/// written, located at the EventBus: a bus Argo's controller deploys that a file does not
+/// locate (`spec.nats.native`, `spec.jetstream`) runs as the embedded bus (a warning); a bus
+/// ganglion cannot run (`spec.nats.exotic`) or cannot choose stops `run` (an error).
+std::vector<dsl::diagnostic> bus_diagnostics(const std::vector<dsl::document>& documents);
+
+/// The bus the manifests ask for: null for the embedded bus (no EventBus, or one whose
+/// server Argo's controller would deploy and a file does not locate: logged as a warning),
+/// else a JetStream or Kafka bus connected and ready. The EventBus used is the one the
+/// EventSources and Sensors name (`eventBusName`, default `default`), or the only one loaded.
+/// A managed `spec.jetstream` connects to `--bus-url`, or, read from the cluster (`status`
+/// gives its status), to the server Argo's controller deployed for it. Throws
+/// std::runtime_error with the reason (an unsupported bus type, ambiguous EventBuses, an
+/// unreachable server).
 std::shared_ptr<core::remote_bus> open_bus(const std::vector<dsl::document>& documents,
                                            const run_options& options,
-                                           std::shared_ptr<const core::secret_store> secrets);
+                                           std::shared_ptr<const core::secret_store> secrets,
+                                           const cluster_status_of& status = {});
 
 } // namespace ganglion::app

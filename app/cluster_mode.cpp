@@ -259,6 +259,14 @@ std::vector<dsl::document> cluster_mode::documents(const std::vector<dsl::docume
   return out;
 }
 
+std::string cluster_mode::status_of(const dsl::document& document) const {
+  if (!document.where.object)
+    return "{}";
+  std::lock_guard guard{impl_->mutex};
+  auto it = impl_->objects.find(document.where.file);
+  return it == impl_->objects.end() ? std::string{"{}"} : it->second.object.status;
+}
+
 std::shared_ptr<const core::secret_store> cluster_mode::secrets() const {
   return impl_->store;
 }
@@ -326,6 +334,10 @@ cluster_mode::~cluster_mode() = default;
 
 std::vector<dsl::document> cluster_mode::documents(const std::vector<dsl::document>&) {
   return {};
+}
+
+std::string cluster_mode::status_of(const dsl::document&) const {
+  return "{}";
 }
 
 std::shared_ptr<const core::secret_store> cluster_mode::secrets() const {

@@ -32,6 +32,10 @@ public:
   /// `files` (or an earlier object) holds is invalid too. Invalid ones are logged once.
   std::vector<dsl::document> documents(const std::vector<dsl::document>& files);
 
+  /// The `status` (JSON text) the API last showed for the object `document` was loaded from
+  /// by documents(); `{}` when it is none of the cluster's objects.
+  std::string status_of(const dsl::document& document) const;
+
   /// The secret store of cluster mode: the Kubernetes Secrets of every namespace served, read
   /// through the API and watched; the engine binds each object to its namespace
   /// (secret_store::for_namespace). Secrets a consumer needs as files are written to a

@@ -139,7 +139,10 @@ int run_command(const run_options& options) {
     auto secrets = engine_options.secrets
                      ? engine_options.secrets
                      : std::make_shared<const core::secret_store>(options.secrets_dir);
-    engine_options.remote = open_bus(loaded.documents, options, std::move(secrets));
+    cluster_status_of status;
+    if (cluster)
+      status = [&cluster](const dsl::document& doc) { return cluster->status_of(doc); };
+    engine_options.remote = open_bus(loaded.documents, options, std::move(secrets), status);
   } catch (const std::exception& ex) {
     spdlog::error("cannot open the EventBus: {}", ex.what());
     return 1;

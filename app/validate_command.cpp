@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "bus_choice.hpp"
 #include "commands.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "kinds.hpp"
@@ -15,6 +16,11 @@ int validate_command(const validate_options& options) {
     if (options.strict)
       r.why.level = dsl::severity::error;
     result.diagnostics.push_back(r.why);
+  }
+  for (auto& d : bus_diagnostics(result.documents)) {
+    if (options.strict)
+      d.level = dsl::severity::error;
+    result.diagnostics.push_back(std::move(d));
   }
   std::size_t errors = 0;
   std::size_t warnings = 0;
