@@ -172,3 +172,41 @@ TEST(embed, an_engine_on_the_host_system_stops_only_after_its_triggers_have) {
   stopper.join();
   EXPECT_EQ(order, (std::vector<std::string>{"trigger actor started", "engine stopped"}));
 }
+
+TEST(embed, a_misspelt_field_comes_back_as_a_located_warning) {
+  caf::actor_system_config cfg;
+  caf::actor_system system{cfg};
+  caf::scoped_actor host{system};
+  std::string misspelt = orders_sensor;
+  misspelt.replace(misspelt.find("filters:"), 8, "filter:");
+  core::sensor_yaml_options options;
+  options.file = "orders.yaml";
+  auto spawned = core::spawn_sensor(system, misspelt, host, options);
+  ASSERT_TRUE(spawned.actor);
+  ASSERT_EQ(spawned.warnings.size(), 1u);
+  EXPECT_NE(spawned.warnings[0].find("orders.yaml:10:7:"), std::string::npos)
+    << spawned.warnings[0];
+  EXPECT_NE(spawned.warnings[0].find("\"filter\""), std::string::npos) << spawned.warnings[0];
+  host->send_exit(spawned.actor, caf::exit_reason::user_shutdown);
+}
+
+TEST(embed, strict_loading_refuses_a_misspelt_field_with_its_location) {
+  caf::actor_system_config cfg;
+  caf::actor_system system{cfg};
+  caf::scoped_actor host{system};
+  std::string misspelt = orders_sensor;
+  misspelt.replace(misspelt.find("filters:"), 8, "filter:");
+  core::sensor_yaml_options options;
+  options.file = "orders.yaml";
+  options.strict = true;
+  try {
+    core::spawn_sensor(system, misspelt, host, options);
+    FAIL() << "strict spawn_sensor accepted an unknown field";
+  } catch (const std::runtime_error& ex) {
+    EXPECT_NE(std::string{ex.what()}.find("orders.yaml:10:7:"), std::string::npos) << ex.what();
+  }
+  // Without the misspelling the strict spawn succeeds.
+  auto spawned = core::spawn_sensor(system, std::string{orders_sensor}, host, options);
+  EXPECT_TRUE(spawned.warnings.empty());
+  host->send_exit(spawned.actor, caf::exit_reason::user_shutdown);
+}

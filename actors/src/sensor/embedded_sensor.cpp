@@ -62,11 +62,25 @@ caf::actor spawn_sensor(caf::actor_system& system, const dsl::sensor& sensor,
 
 caf::actor spawn_sensor(caf::actor_system& system, const std::string& yaml,
                         const caf::actor& listener, const std::string& file) {
-  auto loaded = dsl::load_manifest_text(yaml, file);
+  sensor_yaml_options options;
+  options.file = file;
+  return spawn_sensor(system, yaml, listener, options).actor;
+}
+
+spawned_sensor spawn_sensor(caf::actor_system& system, const std::string& yaml,
+                            const caf::actor& listener, const sensor_yaml_options& options) {
+  const auto& file = options.file;
+  dsl::load_options load;
+  load.strict = options.strict;
+  auto loaded = dsl::load_manifest_text(yaml, file, load);
   std::string problems;
-  for (const auto& d : loaded.diagnostics)
-    if (d.level == dsl::severity::error)
+  spawned_sensor out;
+  for (const auto& d : loaded.diagnostics) {
+    if (d.level == dsl::severity::error || options.strict)
       problems += "\n  " + d.to_string();
+    else
+      out.warnings.push_back(d.to_string());
+  }
   if (!problems.empty())
     throw std::runtime_error("the sensor does not load:" + problems);
   const dsl::sensor* found = nullptr;
@@ -79,7 +93,8 @@ caf::actor spawn_sensor(caf::actor_system& system, const std::string& yaml,
   }
   if (!found)
     throw std::runtime_error(file + ": holds no Sensor");
-  return spawn_sensor(system, *found, listener);
+  out.actor = spawn_sensor(system, *found, listener);
+  return out;
 }
 
 } // namespace ganglion::core

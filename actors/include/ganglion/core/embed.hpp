@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <caf/all.hpp>
 
@@ -53,8 +54,30 @@ caf::actor spawn_sensor(caf::actor_system& system, const dsl::sensor& sensor,
 
 /// The same from manifest YAML text holding one Sensor (`file` names it in errors). Throws
 /// std::runtime_error listing every problem as `file:line:col: path: message` when the text
-/// does not load or validate, or when it holds no Sensor or several.
+/// does not load or validate, or when it holds no Sensor or several. Warnings (an unknown
+/// field such as a misspelt `filters:`) are dropped: the overload with sensor_yaml_options
+/// returns them or refuses them.
 caf::actor spawn_sensor(caf::actor_system& system, const std::string& yaml,
                         const caf::actor& listener, const std::string& file = "<sensor>");
+
+/// How spawn_sensor reads YAML text.
+struct sensor_yaml_options {
+  /// Names the text in messages.
+  std::string file = "<sensor>";
+  /// Warnings are errors: an unknown field or any other warning refuses the spawn.
+  bool strict = false;
+};
+
+/// What spawn_sensor started from YAML text.
+struct spawned_sensor {
+  caf::actor actor;
+  /// The loader's warnings, each `file:line:col: warning: path: message`; empty when strict.
+  std::vector<std::string> warnings;
+};
+
+/// The same, returning the loader's warnings beside the actor. With `options.strict` a warning
+/// refuses the spawn as an error does (std::runtime_error listing each, located).
+spawned_sensor spawn_sensor(caf::actor_system& system, const std::string& yaml,
+                            const caf::actor& listener, const sensor_yaml_options& options);
 
 } // namespace ganglion::core
