@@ -1,5 +1,6 @@
 // kube-api-server: the test Kubernetes API server (tests/support/kube) as a process, for the
-// bench's k8s step and manual runs. Writes a kubeconfig for it, prints `ready <url>` and serves
+// bench's k8s step and manual runs (kubectl works against it: docs/migrating.md). Listens on
+// --port (default: a free one), writes a kubeconfig for it, prints `ready <url>` and serves
 // until SIGTERM or SIGINT.
 //
 // With --stamp-created, every ConfigMap created through the API gets the annotation
@@ -9,6 +10,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -38,14 +40,18 @@ int main(int argc, char** argv) {
   std::string kubeconfig;
   std::string ns = "default";
   bool stamp = false;
+  std::uint16_t port = 0;
   app.add_option("--kubeconfig-out", kubeconfig, "where to write a kubeconfig for the server")
     ->required();
   app.add_option("--namespace", ns, "the kubeconfig context's namespace");
+  app.add_option("--port", port, "the 127.0.0.1 port to listen on (default: a free one)");
   app.add_flag("--stamp-created", stamp,
                "annotate each ConfigMap created through the API with created-ns");
   CLI11_PARSE(app, argc, argv);
 
-  ganglion::test::kube::api_server server;
+  ganglion::test::kube::server_options options;
+  options.port = port;
+  ganglion::test::kube::api_server server{options};
   if (stamp)
     server.on_write("v1", "ConfigMap", [&server](const ganglion::test::kube::write_event& e) {
       if (e.verb != "create")

@@ -62,7 +62,8 @@ TEST(kube_api_server, discovery_lists_core_groups_and_custom_resources) {
   std::vector<std::string> names;
   for (const auto& g : groups["groups"])
     names.push_back(g["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"apps", "batch", "argoproj.io"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"apps", "batch", "apiextensions.k8s.io", "argoproj.io"}));
 
   auto argo = client.get("/apis/argoproj.io/v1alpha1").object();
   EXPECT_EQ(argo["groupVersion"], "argoproj.io/v1alpha1");

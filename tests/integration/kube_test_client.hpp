@@ -90,14 +90,17 @@ public:
   kube_client(const kube_client&) = delete;
   kube_client& operator=(const kube_client&) = delete;
 
-  /// `method` `path` with `body` of `content_type`.
+  /// `method` `path` with `body` of `content_type`; an `Accept` header when `accept` is given.
   client_reply request(const std::string& method, const std::string& path,
                        const std::string& body = {},
-                       const std::string& content_type = "application/json") {
+                       const std::string& content_type = "application/json",
+                       const std::string& accept = {}) {
     client_reply reply;
     curl_slist* headers = nullptr;
     curl_easy_reset(curl_);
     detail::configure(curl_, setup_, headers);
+    if (!accept.empty())
+      headers = curl_slist_append(headers, ("Accept: " + accept).c_str());
     if (!body.empty() || method != "GET")
       headers = curl_slist_append(headers, ("Content-Type: " + content_type).c_str());
     curl_easy_setopt(curl_, CURLOPT_URL, (base_ + path).c_str());

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "errors.hpp"
+#include "openapi.hpp"
 #include "resources.hpp"
 
 namespace ganglion::test::kube {
@@ -159,6 +160,8 @@ api_reply api_handler::route(const api_call& call, const parsed_target& target) 
                        {"minor", "29"},
                        {"gitVersion", "v1.29.0-ganglion-test"},
                        {"platform", "linux/amd64"}});
+  if (!s.empty() && s[0] == "openapi" && call.method == "GET")
+    return openapi(call, s);
   if (s.empty() || (s[0] != "api" && s[0] != "apis"))
     throw resource_not_found();
   if (call.method != "GET" && s.size() < 3)
@@ -189,6 +192,31 @@ api_reply api_handler::route(const api_call& call, const parsed_target& target) 
     return reply(200, list);
   }
   return serve_resource(call, target, s[1], s[2], {s.begin() + 3, s.end()});
+}
+
+api_reply api_handler::openapi(const api_call& call,
+                               const std::vector<std::string>& segments) const {
+  if (segments.size() == 2 && segments[1] == "v2") {
+    if (call.accept.find("protobuf") == std::string::npos)
+      return reply(200, openapi_v2_json());
+    api_reply r;
+    r.text = openapi_v2_protobuf();
+    r.content_type = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+    return r;
+  }
+  if (segments.size() < 2 || segments[1] != "v3")
+    throw resource_not_found();
+  auto types = store_.resources();
+  if (segments.size() == 2)
+    return reply(200, openapi_v3_index(types));
+  json document;
+  if (segments.size() == 4 && segments[2] == "api")
+    document = openapi_v3_group_version(types, "", segments[3]);
+  else if (segments.size() == 5 && segments[2] == "apis")
+    document = openapi_v3_group_version(types, segments[3], segments[4]);
+  if (document.is_null())
+    throw resource_not_found();
+  return reply(200, document);
 }
 
 api_reply api_handler::serve_resource(const api_call& call, const parsed_target& target,

@@ -19,6 +19,8 @@ struct api_call {
   std::string method;
   std::string target;
   std::string content_type;
+  /// The `Accept` header.
+  std::string accept;
   std::string body;
   bool authenticated = false;
   /// `system:anonymous`, the client certificate's CN, or the token's user.
@@ -41,6 +43,8 @@ struct api_reply {
   json body;
   /// Sent as text/plain instead of `body` when set (`/healthz`).
   std::optional<std::string> text;
+  /// The Content-Type of `text` when not text/plain (`/openapi/v2` as protobuf).
+  std::optional<std::string> content_type;
   std::vector<std::pair<std::string, std::string>> headers;
   std::optional<watch_request> watch;
 };
@@ -65,6 +69,8 @@ public:
 
 private:
   api_reply route(const api_call& call, const parsed_target& target) const;
+  /// `/openapi/v2` and `/openapi/v3/…` (openapi.hpp).
+  api_reply openapi(const api_call& call, const std::vector<std::string>& segments) const;
   api_reply serve_resource(const api_call& call, const parsed_target& target,
                            const std::string& group, const std::string& version,
                            std::vector<std::string> rest) const;

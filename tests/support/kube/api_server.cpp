@@ -65,7 +65,7 @@ api_server::api_server(server_options options) : impl_(std::make_unique<impl>(st
     s.tls->set_verify_mode(asio::ssl::verify_peer);
     s.tls->set_verify_callback([](bool, asio::ssl::verify_context&) { return true; });
   }
-  tcp::endpoint endpoint{asio::ip::make_address("127.0.0.1"), 0};
+  tcp::endpoint endpoint{asio::ip::make_address("127.0.0.1"), s.options.port};
   s.acceptor.open(endpoint.protocol());
   s.acceptor.set_option(asio::socket_base::reuse_address(true));
   s.acceptor.bind(endpoint);
@@ -143,7 +143,11 @@ std::string api_server::kubeconfig(const std::string& token,
 void api_server::add_resource(const std::string& group, const std::string& version,
                               const std::string& kind, const std::string& plural, bool namespaced,
                               bool has_status) {
-  impl_->objects.add_resource({group, version, kind, plural, namespaced, has_status});
+  impl_->objects.add_resource({group, version, kind, plural, namespaced, has_status, {}});
+}
+
+void api_server::add_resource(resource_type type) {
+  impl_->objects.add_resource(std::move(type));
 }
 
 void api_server::remove_resource(const std::string& group, const std::string& version,

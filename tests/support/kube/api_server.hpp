@@ -33,6 +33,8 @@ struct server_options {
   std::chrono::milliseconds bookmark_interval{1000};
   /// Seed the namespaces `default` and `kube-system` (as a real cluster has them).
   bool seed_namespaces = true;
+  /// The 127.0.0.1 port to listen on; 0: a free one.
+  std::uint16_t port = 0;
 };
 
 /// A resource the server serves (a row of discovery).
@@ -44,6 +46,8 @@ struct resource_type {
   bool namespaced = true;
   /// A status subresource: `<plural>/status` in discovery; writes to the object keep `status`.
   bool has_status = false;
+  /// Discovery's `shortNames` (`po`, `wf` …): what `kubectl get po` resolves.
+  std::vector<std::string> short_names{};
 
   /// `v1` or `group/version`.
   std::string api_version() const;
@@ -118,6 +122,9 @@ public:
   /// version and plural.
   void add_resource(const std::string& group, const std::string& version, const std::string& kind,
                     const std::string& plural, bool namespaced = true, bool has_status = false);
+  /// Serves `type` (with its short names); replaces one of the same group, version and plural.
+  /// Creating a CustomResourceDefinition through the API does the same.
+  void add_resource(resource_type type);
   /// Stops serving a resource (its objects are dropped; discovery no longer lists it).
   void remove_resource(const std::string& group, const std::string& version,
                        const std::string& plural);

@@ -83,6 +83,7 @@ private:
     call.method = std::string(request.method_string());
     call.target = std::string(request.target());
     call.content_type = std::string(request[bhttp::field::content_type]);
+    call.accept = std::string(request[bhttp::field::accept]);
     call.body = request.body();
     std::string authorization{request[bhttp::field::authorization]};
     if (authorization.rfind("Bearer ", 0) == 0 && server_.tokens.count(authorization.substr(7))) {
@@ -114,7 +115,8 @@ private:
     auto response = std::make_shared<bhttp::response<bhttp::string_body>>();
     response->version(version);
     response->result(static_cast<unsigned>(reply.status));
-    response->set(bhttp::field::content_type, reply.text ? "text/plain" : "application/json");
+    std::string type = reply.text ? "text/plain" : "application/json";
+    response->set(bhttp::field::content_type, reply.content_type ? *reply.content_type : type);
     for (const auto& [name, value] : reply.headers)
       response->set(name, value);
     response->body() = reply.text ? *reply.text : to_text(reply.body);

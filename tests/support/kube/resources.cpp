@@ -12,27 +12,30 @@ std::string resource_type::api_version() const {
 
 std::vector<resource_type> builtin_resources() {
   return {
-    {"", "v1", "Pod", "pods", true, true},
-    {"", "v1", "ConfigMap", "configmaps", true, false},
-    {"", "v1", "Secret", "secrets", true, false},
-    {"", "v1", "Service", "services", true, true},
-    {"", "v1", "Namespace", "namespaces", false, true},
-    {"", "v1", "Event", "events", true, false},
-    {"apps", "v1", "Deployment", "deployments", true, true},
-    {"batch", "v1", "Job", "jobs", true, true},
-    {"argoproj.io", "v1alpha1", "Workflow", "workflows", true, false},
-    {"argoproj.io", "v1alpha1", "WorkflowTemplate", "workflowtemplates", true, false},
+    {"", "v1", "Pod", "pods", true, true, {"po"}},
+    {"", "v1", "ConfigMap", "configmaps", true, false, {"cm"}},
+    {"", "v1", "Secret", "secrets", true, false, {}},
+    {"", "v1", "Service", "services", true, true, {"svc"}},
+    {"", "v1", "Namespace", "namespaces", false, true, {"ns"}},
+    {"", "v1", "Event", "events", true, false, {"ev"}},
+    {"apps", "v1", "Deployment", "deployments", true, true, {"deploy"}},
+    {"batch", "v1", "Job", "jobs", true, true, {}},
+    {"apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", false,
+     true, {"crd", "crds"}},
+    {"argoproj.io", "v1alpha1", "Workflow", "workflows", true, false, {"wf"}},
+    {"argoproj.io", "v1alpha1", "WorkflowTemplate", "workflowtemplates", true, false, {"wftmpl"}},
     {"argoproj.io", "v1alpha1", "ClusterWorkflowTemplate", "clusterworkflowtemplates", false,
-     false},
-    {"argoproj.io", "v1alpha1", "CronWorkflow", "cronworkflows", true, false},
-    {"argoproj.io", "v1alpha1", "EventSource", "eventsources", true, true},
-    {"argoproj.io", "v1alpha1", "Sensor", "sensors", true, true},
-    {"argoproj.io", "v1alpha1", "EventBus", "eventbus", true, true},
+     false, {"clusterwftmpl", "cwft"}},
+    {"argoproj.io", "v1alpha1", "CronWorkflow", "cronworkflows", true, false, {"cwf", "cronwf"}},
+    {"argoproj.io", "v1alpha1", "EventSource", "eventsources", true, true, {"es"}},
+    {"argoproj.io", "v1alpha1", "Sensor", "sensors", true, true, {"sn"}},
+    {"argoproj.io", "v1alpha1", "EventBus", "eventbus", true, true, {"eb"}},
   };
 }
 
 bool is_builtin(const resource_type& type) {
-  return type.group.empty() || type.group == "apps" || type.group == "batch";
+  return type.group.empty() || type.group == "apps" || type.group == "batch"
+         || type.group == "apiextensions.k8s.io";
 }
 
 std::string singular_of(const resource_type& type) {
@@ -114,12 +117,14 @@ json api_resource_list(const std::vector<resource_type>& types, const std::strin
     if (type.group != group || type.version != version)
       continue;
     any = true;
-    resources.push_back(
-      {{"name", type.plural},
-       {"singularName", singular_of(type)},
-       {"namespaced", type.namespaced},
-       {"kind", type.kind},
-       {"verbs", {"create", "delete", "get", "list", "patch", "update", "watch"}}});
+    json entry = {{"name", type.plural},
+                  {"singularName", singular_of(type)},
+                  {"namespaced", type.namespaced},
+                  {"kind", type.kind},
+                  {"verbs", {"create", "delete", "get", "list", "patch", "update", "watch"}}};
+    if (!type.short_names.empty())
+      entry["shortNames"] = type.short_names;
+    resources.push_back(std::move(entry));
     if (type.has_status)
       resources.push_back({{"name", type.plural + "/status"},
                            {"singularName", ""},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "crds.hpp"
 #include "errors.hpp"
 #include "resources.hpp"
 #include "text.hpp"
@@ -40,6 +41,10 @@ std::string store::key_of(const resource_type& type) {
 
 void store::add_resource(resource_type type) {
   std::lock_guard guard{mutex_};
+  add_locked(std::move(type));
+}
+
+void store::add_locked(resource_type type) {
   auto key = key_of(type);
   auto same = std::find_if(types_.begin(), types_.end(),
                            [&](const resource_type& t) { return key_of(t) == key; });
@@ -52,6 +57,11 @@ void store::add_resource(resource_type type) {
 void store::remove_resource(const std::string& group, const std::string& version,
                             const std::string& plural) {
   std::lock_guard guard{mutex_};
+  remove_locked(group, version, plural);
+}
+
+void store::remove_locked(const std::string& group, const std::string& version,
+                          const std::string& plural) {
   std::erase_if(types_, [&](const resource_type& t) {
     return t.group == group && t.version == version && t.plural == plural;
   });
@@ -160,6 +170,12 @@ json store::write(const resource_type& type, const std::string& ns, const std::s
   auto it = objects.find(id);
   const json* current = it == objects.end() ? nullptr : &it->second;
   json object = change(current);
+  std::optional<resource_type> defined;
+  if (key == crd_key) {
+    object["metadata"]["name"] = name;
+    defined = crd_resource(object);
+    object["status"] = crd_status(object, *defined);
+  }
   json& metadata = object["metadata"];
   metadata["name"] = name;
   if (type.namespaced)
@@ -183,6 +199,14 @@ json store::write(const resource_type& type, const std::string& ns, const std::s
     metadata["generation"] = 1;
   }
   json previous = current ? *current : json(nullptr);
+  if (defined) {
+    if (current) {
+      auto before = crd_resource(*current);
+      if (key_of(before) != key_of(*defined))
+        remove_locked(before.group, before.version, before.plural);
+    }
+    add_locked(*defined);
+  }
   objects[id] = object;
   record({version_, key, current ? "MODIFIED" : "ADDED", object, previous});
   hooks_.written(key, {verb, subresource, object});
@@ -205,6 +229,10 @@ std::optional<json> store::remove(const resource_type& type, const std::string& 
   object["metadata"]["resourceVersion"] = std::to_string(++version_);
   record({version_, key, "DELETED", object, previous});
   hooks_.written(key, {"delete", "", object});
+  if (key == crd_key) {
+    auto defined = crd_resource(object);
+    remove_locked(defined.group, defined.version, defined.plural);
+  }
   return object;
 }
 

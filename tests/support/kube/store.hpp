@@ -108,6 +108,9 @@ private:
   using objects = std::map<std::pair<std::string, std::string>, json>;
 
   const resource_type* type_locked(const std::string& key) const;
+  void add_locked(resource_type type);
+  void remove_locked(const std::string& group, const std::string& version,
+                     const std::string& plural);
   void record(change c);
   static std::optional<json> translate(const change& c, const watch_filter& filter);
 
