@@ -81,8 +81,9 @@ int test_command(const test_options& options);
 int run_command(const run_options& options);
 
 /// Checks manifests and prints every problem as `file:line:col: path: message`, objects `run`
-/// will not run among them (warnings; errors when strict); returns 0 when there is no error,
-/// 1 otherwise.
+/// will not run among them (warnings; errors when strict) and dependencies no loaded
+/// EventSource serves (warnings, also when strict); returns 0 when there is no error, 1
+/// otherwise.
 int validate_command(const validate_options& options);
 
 } // namespace ganglion::app

@@ -108,6 +108,7 @@ int run_command(const run_options& options) {
   auto transport = std::make_shared<http::runtime>(transport_options);
   auto registered = register_kinds(transport, kind_settings{options.kubeconfig, options.grpc_ca_file});
   auto load_options = load_options_for(registered);
+  load_options.empty_directory_ok = options.from_cluster;
   auto loaded = dsl::load_manifests(options.files, load_options);
   for (const auto& d : loaded.diagnostics)
     std::fprintf(stderr, "%s\n", d.to_string().c_str());

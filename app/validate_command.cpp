@@ -2,6 +2,7 @@
 
 #include "bus_choice.hpp"
 #include "commands.hpp"
+#include "ganglion/dsl/dependencies.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "kinds.hpp"
 
@@ -11,6 +12,8 @@ int validate_command(const validate_options& options) {
   auto registered =
     register_kinds(std::make_shared<http::runtime>(), kind_settings{options.kubeconfig});
   auto result = dsl::load_manifests(options.files, load_options_for(registered, options.strict));
+  auto unresolved = dsl::unresolved_dependencies(result.documents);
+  result.diagnostics.insert(result.diagnostics.end(), unresolved.begin(), unresolved.end());
   auto refused = refusals_of(result.documents, registered, options.secrets_dir);
   for (auto& r : refused) {
     if (options.strict)

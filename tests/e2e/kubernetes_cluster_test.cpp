@@ -3,7 +3,8 @@
 // objects created, updated and deleted while it runs take effect, an invalid object (or one a
 // `-f` file already names) gets False conditions with its `path: message` while the others
 // run, valid objects get Argo's True conditions, a 403 on a list is a clear error that never
-// stops the process, and a webhook's authSecret comes from a Kubernetes Secret.
+// stops the process, and a webhook's authSecret comes from a Kubernetes Secret. An empty `-f`
+// directory beside the cluster is no error.
 
 #include <optional>
 
@@ -159,6 +160,20 @@ TEST(e2e_kubernetes_cluster, objects_run_and_changes_while_running_take_effect) 
   ASSERT_EQ(e2e::post(port, "example", R"({"msg":"d"})").status, 200);
   ASSERT_TRUE(sink.wait_for(3, 10s)) << engine.output();
   EXPECT_EQ(sink.requests()[2].target, "/three");
+}
+
+TEST(e2e_kubernetes_cluster, an_empty_file_directory_beside_the_cluster_is_no_error) {
+  test::kube::api_server server;
+  test::http_sink sink;
+  auto port = test::free_port();
+  server.put(event_source(port));
+  server.put(sensor("s", sink.url("/one")));
+  auto options = cluster_options(server);
+  options.manifest_file = true;
+  e2e::engine_process engine{e2e::manifest_path{test::temp_dir()}, options};
+  ASSERT_EQ(e2e::post(port, "example", R"({"msg":"a"})").status, 200) << engine.output();
+  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  EXPECT_EQ(engine.output().find("no *.yaml"), std::string::npos) << engine.output();
 }
 
 TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the_others_run) {

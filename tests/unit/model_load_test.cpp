@@ -93,6 +93,31 @@ TEST(model_load, other_kinds_load_without_diagnostics_even_with_unknown_fields) 
   EXPECT_TRUE(std::holds_alternative<std::monostate>(r.documents[0].body));
 }
 
+TEST(model_load, an_argo_kind_misspelt_is_an_error_at_kind_naming_the_kind_meant) {
+  const std::pair<std::string, std::string> cases[] = {{"sensor", "Sensor"},
+                                                        {"Sensr", "Sensor"},
+                                                        {"EventSorce", "EventSource"},
+                                                        {"eventbus", "EventBus"}};
+  for (const auto& [kind, meant] : cases) {
+    std::string yaml = log_sensor;
+    yaml.replace(yaml.find("kind: Sensor"), 12, "kind: " + kind);
+    auto r = load(yaml);
+    EXPECT_TRUE(has_diagnostic(r, "kind", 2, 1,
+                               "unknown kind \"" + kind
+                                 + "\" of argoproj.io/v1alpha1; did you mean \"" + meant + "\"?"))
+      << kind;
+    EXPECT_TRUE(has_errors(r.diagnostics)) << kind;
+  }
+}
+
+TEST(model_load, other_argo_kinds_and_misspelt_kinds_of_other_api_versions_are_skipped) {
+  auto r = load("apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata:\n  name: w\n"
+                "---\napiVersion: v1\nkind: Sensr\nmetadata:\n  name: s\n");
+  EXPECT_TRUE(clean(r)) << dump(r);
+  ASSERT_EQ(r.documents.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(r.documents[0].body));
+}
+
 TEST(model_load, yaml_syntax_error_is_a_located_diagnostic) {
   auto r = load("apiVersion: argoproj.io/v1alpha1\nkind: Sensor\nspec:\n  a: [1, 2\n  b: 3\n");
   ASSERT_EQ(r.diagnostics.size(), 1u) << dump(r);
@@ -316,6 +341,15 @@ TEST(model_load, an_empty_directory_is_an_error) {
   auto r = load_manifests({dir.path()});
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_NE(r.diagnostics[0].message.find("no *.yaml"), std::string::npos);
+}
+
+TEST(model_load, an_empty_directory_is_no_error_when_the_options_allow_it) {
+  temp_dir dir;
+  load_options options;
+  options.empty_directory_ok = true;
+  auto r = load_manifests({dir.path()}, options);
+  EXPECT_TRUE(r.diagnostics.empty()) << dump(r);
+  EXPECT_TRUE(r.documents.empty());
 }
 
 TEST(model_load, empty_documents_and_comments_are_skipped) {

@@ -192,23 +192,21 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   return setup;
 }
 
+void warn_unresolved(const dsl::document& doc, const dsl::provided_events& provided) {
+  for (const auto& w : dsl::unresolved_dependencies(doc, provided))
+    spdlog::warn("{}", w.to_string());
+}
+
 void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
-                               const std::set<std::pair<std::string, std::string>>& provided,
                                const std::map<std::string, std::string>& fingerprints) {
-  if (auto spec = sensor_child(sensor, provided, fingerprints))
+  if (auto spec = sensor_child(sensor, fingerprints))
     plan.children.push_back(std::move(*spec));
 }
 
 std::optional<child_spec> engine::impl::sensor_child(
-  const dsl::sensor& sensor, const std::set<std::pair<std::string, std::string>>& provided,
-  const std::map<std::string, std::string>& fingerprints,
+  const dsl::sensor& sensor, const std::map<std::string, std::string>& fingerprints,
   std::shared_ptr<const sensor_setup>* built) {
   const auto& name = sensor.metadata.name;
-  for (const auto& dep : sensor.spec.dependencies)
-    if (!provided.count({dep.event_source_name, dep.event_name}))
-      spdlog::warn("sensor {}: dependency {} waits for {}/{}, which no loaded EventSource "
-                   "provides",
-                   name, dep.name, dep.event_source_name, dep.event_name);
   auto manifest = std::make_shared<const dsl::sensor>(sensor);
   sensor_setup setup;
   setup.matching.dedup_window = options.dedup_window;
@@ -378,14 +376,12 @@ void engine::start(const std::vector<dsl::document>& documents) {
     };
     plan->children.push_back(std::move(bus_spec));
   }
-  std::set<std::pair<std::string, std::string>> provided;
+  auto provided = dsl::events_provided(documents);
   for (const auto& doc : documents)
-    if (auto es = std::get_if<dsl::event_source>(&doc.body))
-      for (const auto& e : es->spec.events)
-        provided.emplace(es->metadata.name, e.name);
-  for (const auto& doc : documents)
-    if (auto s = std::get_if<dsl::sensor>(&doc.body))
-      d.plan_sensor(*s, *plan, provided, doc.fingerprints);
+    if (auto s = std::get_if<dsl::sensor>(&doc.body)) {
+      warn_unresolved(doc, provided);
+      d.plan_sensor(*s, *plan, doc.fingerprints);
+    }
   for (const auto& doc : documents)
     if (auto es = std::get_if<dsl::event_source>(&doc.body))
       d.plan_sources(*es, *plan);

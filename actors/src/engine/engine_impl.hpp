@@ -19,6 +19,7 @@
 #include "engine/engine_root.hpp"
 #include "engine/explain_log.hpp"
 #include "ganglion/core/engine.hpp"
+#include "ganglion/dsl/dependencies.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "sensor/sensor_ledger.hpp"
 #include "trigger/trigger_actor.hpp"
@@ -27,6 +28,10 @@
 namespace ganglion::core {
 
 struct reload_draft;
+
+/// Logs each dependency of the Sensor of `doc` that no event of `provided` serves, located, as
+/// `validate` reports it (dsl::unresolved_dependencies).
+void warn_unresolved(const dsl::document& doc, const dsl::provided_events& provided);
 
 struct engine::impl {
   engine_options options;
@@ -71,7 +76,6 @@ struct engine::impl {
 
   void plan_sources(const dsl::event_source& es, root_plan& plan);
   void plan_sensor(const dsl::sensor& sensor, root_plan& plan,
-                   const std::set<std::pair<std::string, std::string>>& provided,
                    const std::map<std::string, std::string>& fingerprints);
   std::optional<trigger_setup> plan_trigger(const dsl::sensor& sensor, const dsl::trigger& t);
   /// Opens the data directory's log (durable bus).
@@ -98,10 +102,9 @@ struct engine::impl {
                                          const dsl::source_event& event);
   /// The child running `sensor` (its setup in `built` when not null); nullopt when it cannot
   /// run (reported in status).
-  std::optional<child_spec> sensor_child(
-    const dsl::sensor& sensor, const std::set<std::pair<std::string, std::string>>& provided,
-    const std::map<std::string, std::string>& fingerprints,
-    std::shared_ptr<const sensor_setup>* built = nullptr);
+  std::optional<child_spec> sensor_child(const dsl::sensor& sensor,
+                                         const std::map<std::string, std::string>& fingerprints,
+                                         std::shared_ptr<const sensor_setup>* built = nullptr);
   /// Drops what a removed sensor left behind (durable state); called once it is down.
   void forget_sensor(const std::string& name);
   /// The reload steps of the EventSources and Sensors of `draft` (engine_reload.cpp).

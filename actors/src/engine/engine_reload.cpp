@@ -116,7 +116,7 @@ struct reload_draft {
   std::map<std::string, const dsl::document*> sources;
   std::map<std::string, const dsl::document*> sensors;
   std::map<std::string, const dsl::document*> buses;
-  std::set<std::pair<std::string, std::string>> provided;
+  dsl::provided_events provided;
   std::shared_ptr<std::vector<reload_step>> steps = std::make_shared<std::vector<reload_step>>();
   reload_result result;
   /// Changed components whose new version cannot run: stopped, shown with the reason.
@@ -192,7 +192,8 @@ void engine::impl::diff_sensors(reload_draft& draft) {
       continue;
     }
     std::shared_ptr<const sensor_setup> setup;
-    auto spec = sensor_child(sensor, draft.provided, doc->fingerprints, &setup);
+    warn_unresolved(*doc, draft.provided);
+    auto spec = sensor_child(sensor, doc->fingerprints, &setup);
     if (old == running_sensors.end()) {
       draft.result.started.push_back(label);
       if (spec)

@@ -17,6 +17,7 @@
 #include "ganglion/dsl/kind/yaml_limits.hpp"
 #include "yaml/yaml_locations.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
+#include "yaml/closest_name.hpp"
 #include "yaml/yaml_schema.hpp"
 
 namespace ganglion::dsl {
@@ -33,13 +34,26 @@ void add_file_diagnostic(load_result& result, const std::string& file, int line,
   result.diagnostics.push_back(std::move(d));
 }
 
+/// An argoproj.io/v1alpha1 kind that misspells one ganglion runs (`Sensr`, `sensor`) is an error:
+/// skipped, the object would silently not run. Argo's other kinds of that version (Workflow,
+/// Rollout, Application …) are skipped as other apiVersions are.
+void check_misspelt_kind(const std::string& kind, const detail::load_context& cx) {
+  static const std::vector<std::string_view> kinds{"EventSource", "Sensor", "EventBus"};
+  if (auto near = detail::closest_name(kind, kinds))
+    cx.error("kind", "unknown kind \"" + kind + "\" of " + std::string{argo_api_version}
+                       + "; did you mean \"" + *near + "\"?");
+}
+
 void load_body(const YAML::Node& root, const detail::load_context& cx) {
   auto& doc = cx.doc;
   doc.api_version = detail::read_string(root, "apiVersion");
   doc.kind = detail::read_string(root, "kind");
   doc.name = detail::read_string(detail::child(root, "metadata"), "name");
-  if (doc.kind != "EventSource" && doc.kind != "Sensor" && doc.kind != "EventBus")
+  if (doc.kind != "EventSource" && doc.kind != "Sensor" && doc.kind != "EventBus") {
+    if (doc.api_version == argo_api_version)
+      check_misspelt_kind(doc.kind, cx);
     return;
+  }
   if (doc.api_version != argo_api_version)
     cx.error("apiVersion", doc.api_version.empty()
                              ? "apiVersion is required (argoproj.io/v1alpha1)"
@@ -180,7 +194,8 @@ bool is_kubernetes_internal(const std::filesystem::path& path) {
   return path.filename().string().starts_with("..");
 }
 
-std::vector<std::filesystem::path> manifests_in(const std::string& dir, load_result& result) {
+std::vector<std::filesystem::path> manifests_in(const std::string& dir, const load_options& options,
+                                                load_result& result) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
   std::error_code ec;
@@ -194,7 +209,7 @@ std::vector<std::filesystem::path> manifests_in(const std::string& dir, load_res
   }
   if (ec)
     add_file_diagnostic(result, dir, 0, 0, "cannot read the directory: " + ec.message());
-  else if (files.empty())
+  else if (files.empty() && !options.empty_directory_ok)
     add_file_diagnostic(result, dir, 0, 0, "no *.yaml or *.yml file in the directory");
   std::sort(files.begin(), files.end());
   return files;
@@ -239,7 +254,7 @@ load_result load_manifests(const std::vector<std::string>& paths, const load_opt
     std::error_code ec;
     fs::path path{given};
     if (fs::is_directory(path, ec)) {
-      for (const auto& file : manifests_in(given, result))
+      for (const auto& file : manifests_in(given, options, result))
         load_file(file, options, filters, result);
     } else if (fs::exists(path, ec)) {
       load_file(path, options, filters, result);

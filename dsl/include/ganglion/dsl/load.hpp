@@ -15,6 +15,9 @@ namespace ganglion::dsl {
 struct load_options {
   /// Unknown fields are errors instead of warnings.
   bool strict = false;
+  /// A directory without a `*.yaml` or `*.yml` file is no error (`run --from-cluster`: the
+  /// cluster's objects may be all there is).
+  bool empty_directory_ok = false;
   /// Bytes a manifest file may hold (2 MiB; a ConfigMap holds at most 1 MiB); checked before
   /// the file is read. It also bounds yaml-cpp's memory on one flow collection (~250x the file).
   std::size_t max_file_bytes = std::size_t{2} << 20;
@@ -36,9 +39,10 @@ struct load_result {
 /// Loads YAML files and directories (recursively: *.yaml, *.yml; multi-document) into the typed
 /// model and validates every EventSource, Sensor and EventBus with Argo's rules. Entries whose
 /// name starts with `..` are skipped in a directory (a mounted ConfigMap's `..data` and
-/// timestamped directories: each object is read once, through its `file.yaml` link). Two
-/// objects of the same kind and name are an error. Reports all problems at once; never throws
-/// for bad input.
+/// timestamped directories: each object is read once, through its `file.yaml` link); a directory
+/// without one is an error unless `options.empty_directory_ok`. Two objects of the same kind and
+/// name are an error, and so is an argoproj.io/v1alpha1 kind that misspells EventSource, Sensor
+/// or EventBus. Reports all problems at once; never throws for bad input.
 load_result load_manifests(const std::vector<std::string>& paths, const load_options& options = {});
 
 /// Loads manifests from YAML text (for tests and embedders); `file` names it in diagnostics.
