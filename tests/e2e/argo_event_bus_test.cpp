@@ -1,6 +1,7 @@
 // Argo's own EventBus does not stop `run`: with `-f` files, a bus Argo's controller deploys
 // (tutorial 01's `spec.nats.native`, a managed `spec.jetstream` without --bus-url) runs as the
-// embedded bus with one located warning, and an exotic NATS Streaming server is refused;
+// embedded bus with one located warning (with --bus-url the managed JetStream bus runs on that
+// server), and an exotic NATS Streaming server is refused;
 // `validate` says each of these at `spec.nats` / `spec.jetstream` before anything runs.
 
 #include "engine_process.hpp"
@@ -96,6 +97,23 @@ TEST(e2e_argo_event_bus, a_managed_jetstream_bus_without_bus_url_runs_as_the_emb
   runs_on_the_embedded_bus(bus, "EventBus default (" + bus
                                   + ":6): spec.jetstream: a file does not say where the JetStream "
                                     "server Argo's controller deploys runs: without --bus-url");
+}
+
+TEST(e2e_argo_event_bus, a_managed_jetstream_bus_with_bus_url_runs_on_that_server) {
+  test::nats_server nats;
+  test::http_sink sink;
+  auto port = test::free_port();
+  auto bus = test::temp_dir() + "/bus.yaml";
+  test::write_file(bus, managed_jetstream);
+  e2e::engine_options options;
+  options.extra_args = {"-f", bus, "--bus-url", nats.url()};
+  e2e::engine_process engine{pipeline(port, sink.url("/fired")), options};
+  ASSERT_EQ(e2e::post(port, "example", R"({"msg":"hello"})").status, 200) << engine.output();
+  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  EXPECT_NE(engine.output().find("JetStream bus at " + nats.url()), std::string::npos)
+    << engine.output();
+  EXPECT_EQ(engine.output().find("embedded bus"), std::string::npos) << engine.output();
+  engine.stop();
 }
 
 TEST(e2e_argo_event_bus, validate_says_what_run_does_with_each_argo_bus_where_it_is) {
