@@ -1,8 +1,9 @@
 # ganglion_add_component(<name> SOURCES ... [PRIVATE_HEADERS ...] [NO_INSTALL])
 #
 # Builds the static library ganglion_<name> with the alias ganglion::<name>: include/ public
-# (installed under <prefix>/include), src/ private. Unless NO_INSTALL, the library joins the
-# export set ganglionTargets and its public headers are installed, except
+# (installed under <prefix>/include), src/ private. Unless NO_INSTALL, the library gets an export
+# set of its own, ganglion_<name>Targets (a component of the package: cmake/install.cmake), and
+# its public headers are installed, except
 #   - every `internal/` folder (headers other components or tests include, never installed),
 #   - PRIVATE_HEADERS: paths under include/ (a file, or a folder ending in /) of headers that
 #     expose a third-party type other than CAF's (simdjson, nlohmann::json …).
@@ -28,8 +29,9 @@ function(ganglion_add_component name)
   if(arg_NO_INSTALL)
     return()
   endif()
-  install(TARGETS ${target} EXPORT ganglionTargets
+  install(TARGETS ${target} EXPORT ganglion_${name}Targets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  set_property(GLOBAL APPEND PROPERTY GANGLION_COMPONENTS ${name})
   if(NOT EXISTS ${public_dir})
     return()
   endif()

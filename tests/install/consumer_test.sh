@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds examples/embedding against an installed ganglion (find_package with
 # CMAKE_PREFIX_PATH=<prefix>, g++, Ninja, ccache when present), runs it and checks the firings
-# it prints. Usage: consumer_test.sh <prefix> <source dir>
+# it prints. The example asks for `COMPONENTS core` only: the configure fails if the package
+# looks for a transport's library (gRPC, protobuf, Boost and curl are disabled; librdkafka,
+# libnats and libgit2 must not be in the cache), and the compile commands must not carry
+# simdjson's definition. Usage: consumer_test.sh <prefix> <source dir>
 set -euo pipefail
 prefix=$1
 source=$2
@@ -13,8 +16,18 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S "$source/examples/embedding" -B "$work/example" -G Ninja -DCMAKE_CXX_COMPILER=g++ \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" >"$work/configure.log" \
-  || { cat "$work/configure.log"; exit 1; }
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_gRPC=ON -DCMAKE_DISABLE_FIND_PACKAGE_Protobuf=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_CURL=ON \
+  "${launcher[@]}" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+for module in RDKAFKA NATS LIBGIT2; do
+  if grep -q "^${module}_FOUND" "$work/example/CMakeCache.txt"; then
+    echo "find_package(ganglion COMPONENTS core) looked for ${module}"; exit 1
+  fi
+done
+if grep -q SIMDJSON_THREADS_ENABLED "$work/example/compile_commands.json"; then
+  echo "the package pushes SIMDJSON_THREADS_ENABLED onto its consumer"; exit 1
+fi
 cmake --build "$work/example" -j 2 >"$work/build.log" || { cat "$work/build.log"; exit 1; }
 
 if ! output=$(timeout 30 "$work/example/embedding"); then
