@@ -349,10 +349,6 @@ engine::engine(caf::actor_system& host, engine_options options, source_registry 
   impl_->init(std::move(options), std::move(sources), std::move(triggers));
 }
 
-engine::~engine() {
-  stop();
-}
-
 void engine::start(const std::vector<dsl::document>& documents) {
   auto& d = *impl_;
   if (d.started)
@@ -388,37 +384,6 @@ void engine::start(const std::vector<dsl::document>& documents) {
   d.root = d.system->spawn(engine_root, plan);
   d.remember(documents);
   d.planned = true;
-}
-
-void engine::stop() {
-  auto& d = *impl_;
-  if (!d.started || d.stopped)
-    return;
-  d.stopped = true;
-  d.bus->close();
-  auto deadline = std::chrono::steady_clock::now() + d.options.shutdown_grace;
-  while (d.work->pending() > 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  if (auto left = d.work->pending(); left > 0)
-    spdlog::warn("shutdown: {} event(s) or firing(s) still in flight after {} ms", left,
-                 d.options.shutdown_grace.count());
-  caf::anon_send_exit(d.root, caf::exit_reason::user_shutdown);
-  if (d.owned_system) {
-    d.system->await_all_actors_done();
-  } else {
-    // The root goes down only after its children (engine_root.cpp).
-    caf::scoped_actor self{*d.system};
-    self->wait_for(d.root);
-  }
-  d.root = nullptr;
-  // One grace for the whole stop: the remote bus gets what is left of it for its last
-  // publishes (a cluster that is gone must not hold the process twice as long).
-  if (d.options.remote)
-    d.options.remote->close(std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       deadline - std::chrono::steady_clock::now()),
-                                     std::chrono::milliseconds(0)));
-  if (d.log)
-    d.log->flush();
 }
 
 status_board& engine::status() noexcept {

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <caf/atom.hpp>
+#include <caf/fwd.hpp>
+
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/remote_bus.hpp"
 #include "ganglion/core/runnability.hpp"
@@ -16,11 +19,10 @@
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/dsl/model.hpp"
 
-namespace caf {
-class actor_system;
-} // namespace caf
-
 namespace ganglion::core {
+
+/// What engine::stop(listener) sends its listener once the engine is down.
+using engine_stopped_atom = caf::atom_constant<caf::atom("gl_stopped")>;
 
 /// How the durable embedded bus writes its log (used when engine_options::data_dir is set).
 struct durability_options {
@@ -88,6 +90,8 @@ struct reload_result {
   std::string summary() const;
 };
 
+struct engine_stop_signal;
+
 /// The running engine: the actor system, the supervised tree of sources, bus, sensors and
 /// triggers built from manifests, and the state that admin endpoints read.
 class engine {
@@ -97,8 +101,8 @@ public:
   engine(engine_options options, source_registry sources, trigger_registry triggers);
   /// The same, but the tree runs in the host's `system`, which must outlive this engine.
   /// `options.scheduler_threads` is not used; stop() (and the destructor) end the engine's
-  /// actors only, waiting until its root, bus, sources and sensors are down (trigger actors
-  /// end with their sensor, not awaited), and never stop `system`.
+  /// actors only, waiting until its root is down (the root waits for the bus, sources and
+  /// sensors, each sensor for its trigger actors), and never stop `system`.
   engine(caf::actor_system& system, engine_options options, source_registry sources,
          trigger_registry triggers);
   ~engine();
@@ -131,7 +135,21 @@ public:
   restart_outcome restart_source(const std::string& event_source, const std::string& event);
 
   /// Stops accepting events, waits up to shutdown_grace for in-flight triggers, stops all.
+  /// Blocks until done. Throws std::logic_error when called on a scheduler thread of the
+  /// engine's actor system (an actor's message handler), where waiting could deadlock: use
+  /// stop(listener) there. Waits for a stop(listener) in progress.
   void stop();
+
+  /// The same without blocking: returns at once, stops from a thread of its own and then
+  /// sends `listener` (when not null) an `engine_stopped_atom`. Callable from anywhere, an
+  /// actor's handler included. The engine may be destroyed before the message arrives (on a
+  /// host's system; with its own system the destructor waits for the stop).
+  void stop(const caf::actor& listener);
+
+  /// The root of the engine's actor tree, to monitor or link: it goes down once the engine
+  /// stops (after its bus, sources, sensors and triggers). Null before start() and after a
+  /// stop.
+  caf::actor root() const;
 
   /// Phases of all components.
   status_board& status() noexcept;
@@ -151,7 +169,10 @@ public:
 
 private:
   struct impl;
-  std::unique_ptr<impl> impl_;
+  /// Shared with a stop(listener) in progress, which may outlive the engine.
+  std::shared_ptr<impl> impl_;
+  /// Set by stop(listener): done once the engine is down.
+  std::shared_ptr<engine_stop_signal> stopping_;
 };
 
 } // namespace ganglion::core
