@@ -3,9 +3,11 @@
 // kind served, client-side apply (GET, then POST or PATCH with the last-applied annotation)
 // and server-side apply.
 
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
-#include "files.hpp"
 #include "kube/api_server.hpp"
 #include "kube_test_client.hpp"
 
@@ -14,6 +16,13 @@ using namespace ganglion::test::kube;
 namespace {
 
 const std::string crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+std::string read_text(const std::string& path) {
+  std::ifstream in{path};
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 const json* find_resource(const json& list, const std::string& name) {
   for (const auto& r : list["resources"])
@@ -167,8 +176,7 @@ TEST(kube_api_server_kubectl, the_crds_of_deploy_replace_the_built_in_argo_resou
               {"metadata", {{"name", "kept"}, {"namespace", "default"}}},
               {"spec", {{"triggers", json::array()}}}});
   for (const char* file : {"eventsource", "sensor", "eventbus"}) {
-    auto text = ganglion::test::read_file(std::string(GANGLION_SOURCE_DIR) + "/deploy/crds/" + file
-                                          + ".yaml");
+    auto text = read_text(std::string(GANGLION_SOURCE_DIR) + "/deploy/crds/" + file + ".yaml");
     auto created = client.request("POST", crds, text, "application/yaml");
     EXPECT_EQ(created.status, 201) << file << ": " << created.body;
   }
