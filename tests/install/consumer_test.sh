@@ -37,3 +37,11 @@ echo "$output"
 grep -qx 'firing orders/audit: order={"amount":250}' <<<"$output"
 grep -qx 'firing orders/ship: order={"amount":250} payment={"card":"visa"}' <<<"$output"
 test "$(grep -c '^firing ' <<<"$output")" -eq 2
+
+if ! output=$(timeout 30 "$work/example/engine_mode"); then
+  echo "$output"; echo "the engine-mode example failed"; exit 1
+fi
+echo "$output"
+grep -qx 'firing orders/audit: order={"amount":250}' <<<"$output"
+grep -qx 'firing orders/ship: order={"amount":250} payment={"card":"visa"}' <<<"$output"
+grep -qx '2 firings, engine stopped: ok' <<<"$output"

@@ -6,12 +6,16 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <caf/all.hpp>
 
+#include "ganglion/core/embed.hpp"
 #include "ganglion/core/engine.hpp"
+#include "ganglion/core/logging.hpp"
 #include "ganglion/dsl/load.hpp"
 
 using namespace ganglion;
@@ -33,6 +37,21 @@ spec:
         name: audit
         log: {}
 )";
+
+/// An EventSource whose events the host publishes itself (a source kind it registers).
+const char* shop_source = R"(apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata:
+  name: shop
+spec:
+  generic:
+    order:
+      url: "shop.internal:443"
+      config: "{}"
+)";
+
+/// The source kind of `shop_source`: hands the host the bus of each source it starts.
+struct host_source : core::source {};
 
 using go_atom = caf::atom_constant<caf::atom("go")>;
 
@@ -128,4 +147,83 @@ TEST(embed_engine, stop_with_a_listener_on_a_stopped_engine_answers_at_once) {
   bool stopped = false;
   self->receive([&](core::engine_stopped_atom) { stopped = true; }, caf::after(10s) >> [] {});
   EXPECT_TRUE(stopped);
+}
+
+TEST(embed_engine, firings_of_an_actor_trigger_arrive_as_messages) {
+  caf::actor_system_config cfg;
+  caf::actor_system system{cfg};
+  caf::scoped_actor host{system};
+  std::promise<std::shared_ptr<core::bus_publisher>> bus;
+  core::source_registry sources;
+  sources["generic"] = [&](const core::source_context& ctx) -> std::unique_ptr<core::source> {
+    bus.set_value(ctx.bus);
+    return std::make_unique<host_source>();
+  };
+  core::trigger_registry triggers;
+  triggers["log"] = core::actor_trigger(host);
+  core::engine engine{system, core::engine_options{}, std::move(sources), std::move(triggers)};
+  auto documents = load(log_sensor);
+  for (auto& doc : load(shop_source))
+    documents.push_back(std::move(doc));
+  engine.start(documents);
+  auto publisher = bus.get_future();
+  ASSERT_EQ(publisher.wait_for(10s), std::future_status::ready) << "the source never started";
+  core::event order;
+  order.id = core::new_event_id();
+  order.source = "shop";
+  order.subject = "order";
+  order.type = "generic";
+  order.time = core::now_rfc3339();
+  order.data = R"({"amount":250})";
+  publisher.get()->publish(std::move(order), [](core::publish_status, const std::string&) {});
+  bool fired = false;
+  host->receive(
+    [&](const core::sensor_firing& f) {
+      fired = true;
+      EXPECT_EQ(f.sensor, "orders");
+      EXPECT_EQ(f.trigger, "audit");
+      ASSERT_EQ(f.events.count("order"), 1u);
+      EXPECT_EQ(f.events.at("order").data, R"({"amount":250})");
+    },
+    caf::after(10s) >> [] {});
+  EXPECT_TRUE(fired) << "no firing within 10 s";
+  engine.stop();
+}
+
+TEST(embed_engine, the_log_goes_to_the_hosts_callback_at_its_level) {
+  std::mutex mutex;
+  std::vector<std::pair<core::log_level, std::string>> lines;
+  std::promise<void> running;
+  core::set_log_callback([&](core::log_level level, std::string_view message) {
+    std::lock_guard guard{mutex};
+    lines.emplace_back(level, std::string{message});
+    if (message == "sensor orders is running")
+      running.set_value();
+  });
+  core::set_log_level(core::log_level::info);
+  {
+    caf::actor_system_config cfg;
+    caf::actor_system system{cfg};
+    core::engine engine{system, core::engine_options{}, {}, {}};
+    engine.start(load(log_sensor));
+    EXPECT_EQ(running.get_future().wait_for(10s), std::future_status::ready);
+    engine.stop();
+  }
+  core::set_log_level(core::log_level::error);
+  {
+    std::lock_guard guard{mutex};
+    lines.clear();
+  }
+  {
+    caf::actor_system_config cfg;
+    caf::actor_system system{cfg};
+    core::engine engine{system, core::engine_options{}, {}, {}};
+    engine.start(load(log_sensor));
+    engine.stop();
+  }
+  core::set_log_callback({});
+  core::set_log_level(core::log_level::info);
+  std::lock_guard guard{mutex};
+  for (const auto& [level, message] : lines)
+    EXPECT_GE(static_cast<int>(level), static_cast<int>(core::log_level::error)) << message;
 }

@@ -11,6 +11,7 @@
 #include <caf/all.hpp>
 
 #include "ganglion/core/event.hpp"
+#include "ganglion/core/trigger.hpp"
 #include "ganglion/dsl/model.hpp"
 
 namespace ganglion::core {
@@ -24,6 +25,12 @@ struct sensor_firing {
   /// no event is absent.
   std::map<std::string, event> events;
 };
+
+/// A trigger kind whose execution is a message: each firing of a trigger of this kind is sent to
+/// `listener` as a `sensor_firing` and counts as executed once sent. Register it under the
+/// template key that the host's manifests give those triggers, e.g. `triggers["log"] =
+/// actor_trigger(host)` (an Argo `log: {}` trigger then reports to `host` instead of logging).
+trigger_factory actor_trigger(const caf::actor& listener);
 
 /// Serialises an event (CAF 0.17 inspector), so that it may cross a middleman connection.
 template <class Inspector>
