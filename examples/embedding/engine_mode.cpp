@@ -120,7 +120,8 @@ int main() {
   bool root_down = false;
   bool stopped = false;
   auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (!stopped && std::chrono::steady_clock::now() < deadline)
+  // The root's down message and the host's `done` come from two actors, in either order.
+  while (!(stopped && root_down) && std::chrono::steady_clock::now() < deadline)
     self->receive([&](caf::down_msg&) { root_down = true; }, [&](done_atom) { stopped = true; },
                   caf::after(100ms) >> [] {});
   if (!stopped || !root_down) {

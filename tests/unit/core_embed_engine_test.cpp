@@ -82,8 +82,14 @@ TEST(embed_engine, a_handler_on_a_one_thread_system_stops_the_engine_without_blo
   std::promise<std::string> outcome;
   auto stopper = host.system->spawn([&](caf::event_based_actor* self) -> caf::behavior {
     self->monitor(engine.root());
-    auto root_down = std::make_shared<bool>(false);
-    self->set_down_handler([root_down](caf::down_msg&) { *root_down = true; });
+    // The root's down message and the stop's message come from two actors: either comes first.
+    auto seen = std::make_shared<int>(0);
+    self->set_down_handler([&, self, seen](caf::down_msg&) {
+      if (++*seen == 2) {
+        outcome.set_value("stopped, root down");
+        self->quit();
+      }
+    });
     return {
       [&, self](go_atom) {
         try {
@@ -94,25 +100,29 @@ TEST(embed_engine, a_handler_on_a_one_thread_system_stops_the_engine_without_blo
         }
         engine.stop(caf::actor_cast<caf::actor>(self));
       },
-      [&, self, root_down](core::engine_stopped_atom) {
-        outcome.set_value(*root_down ? "stopped after the root went down" : "root still up");
-        self->quit();
+      [&, self, seen](core::engine_stopped_atom) {
+        if (engine.root()) {
+          outcome.set_value("engine_stopped before the root was reset");
+          self->quit();
+        } else if (++*seen == 2) {
+          outcome.set_value("stopped, root down");
+          self->quit();
+        }
       },
     };
   });
   caf::anon_send(stopper, go_atom::value);
   auto result = outcome.get_future();
   ASSERT_EQ(result.wait_for(10s), std::future_status::ready) << "the stop did not finish";
-  EXPECT_EQ(result.get(), "stopped after the root went down");
+  EXPECT_EQ(result.get(), "stopped, root down");
   EXPECT_FALSE(engine.root());
   EXPECT_FALSE(engine.ready());
 }
 
-TEST(embed_engine, an_engine_destroyed_in_a_handler_of_a_one_thread_system_stops_in_the_background) {
+TEST(embed_engine, an_engine_destroyed_in_a_handler_stops_in_the_background) {
   one_thread_system host;
-  auto engine = std::make_shared<std::unique_ptr<core::engine>>(
-    std::make_unique<core::engine>(*host.system, core::engine_options{}, core::source_registry{},
-                                   core::trigger_registry{}));
+  auto engine = std::make_shared<std::unique_ptr<core::engine>>(std::make_unique<core::engine>(
+    *host.system, core::engine_options{}, core::source_registry{}, core::trigger_registry{}));
   (*engine)->start(load(log_sensor));
   std::promise<bool> root_down;
   auto owner = host.system->spawn([&, engine](caf::event_based_actor* self) -> caf::behavior {
