@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <set>
 #include <thread>
 
 #include <sys/resource.h>
@@ -84,6 +85,32 @@ bool configure_log(const run_options& options, core::engine_options& engine_opti
   return true;
 }
 
+/// What will not run, once the start has settled (no trigger pending): the refusals of the
+/// start, and the triggers and sources that went to Error while starting (an executor that
+/// could not be made, such as a `k8s` trigger without a Kubernetes configuration).
+void announce_refusals(core::engine& engine, std::atomic<bool>& stopping) {
+  auto settled = [&engine] {
+    for (const auto& c : engine.status().snapshot())
+      if (c.kind == "trigger" && c.phase == core::phase::pending)
+        return false;
+    return true;
+  };
+  for (int i = 0; i < 300 && !stopping && !settled(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  auto refused = engine.refusals();
+  std::set<std::pair<std::string, std::string>> named;
+  for (const auto& r : refused)
+    named.emplace(r.kind, r.name);
+  for (const auto& c : engine.status().snapshot())
+    if ((c.kind == "trigger" || c.kind == "source") && c.phase == core::phase::error
+        && !named.count({c.kind, c.name}))
+      refused.push_back(core::refusal{c.kind, c.name, {}});
+  if (auto summary = core::runnability_summary(refused); !summary.empty())
+    spdlog::warn("{}: /v1/status shows why, /ready stays 503 while a source cannot run (see "
+                 "docs/compatibility.md)",
+                 summary);
+}
+
 /// Logs once when every source listens.
 void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
   for (int i = 0; i < 6000 && !stopping; ++i) {
@@ -102,6 +129,14 @@ void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
 } // namespace
 
 int run_command(const run_options& options) {
+  // Declared first, so destroyed last: `stopped` ends the log of a graceful stop.
+  struct stopped_line {
+    bool stopped = false;
+    ~stopped_line() {
+      if (stopped)
+        spdlog::info("stopped");
+    }
+  } last_line;
   http::runtime_options transport_options;
   transport_options.bind_host = options.webhook_host;
   transport_options.server.threads = options.io_threads;
@@ -202,16 +237,15 @@ int run_command(const run_options& options) {
   }
 
   engine.start(loaded.documents);
-  if (auto summary = core::runnability_summary(engine.refusals()); !summary.empty())
-    spdlog::warn("{}: /v1/status shows why, /ready stays 503 while a source cannot run (see "
-                 "docs/compatibility.md)",
-                 summary);
   // The engine keeps its own copies; the documents' YAML positions are no longer needed.
   loaded = {};
   if (cluster)
     cluster->attach(engine, [&reloads] { reloads.request("the cluster's objects changed"); });
   std::atomic<bool> stopping{false};
-  std::thread announcer{[&] { announce_ready(engine, stopping); }};
+  std::thread announcer{[&] {
+    announce_refusals(engine, stopping);
+    announce_ready(engine, stopping);
+  }};
 
   std::unique_ptr<manifest_watcher> watcher;
   if (!options.no_watch && !options.files.empty()) {
@@ -240,7 +274,7 @@ int run_command(const run_options& options) {
   cluster.reset();
   engine.stop();
   admin.clear();
-  spdlog::info("stopped");
+  last_line.stopped = true;
   return 0;
 }
 

@@ -94,6 +94,36 @@ TEST(e2e_dry_run, the_quickstart_event_file_fires_the_quickstart_trigger) {
   EXPECT_NE(out.find("trigger log-message fires:"), std::string::npos) << out;
 }
 
+// What examples/quickstart/sensor.yaml's comment says its filter accepts: any body.message,
+// whatever its type; only an event without one is rejected.
+TEST(e2e_dry_run, the_quickstart_filter_accepts_any_message_and_rejects_none) {
+  const std::string quickstart = GANGLION_SOURCE_DIR "/examples/quickstart";
+  auto dir = test::temp_dir();
+  std::vector<std::string> args{GANGLION_BINARY, "test", "-f", quickstart};
+  const std::vector<std::string> bodies{R"({"message":"hello"})", R"({"message":3})",
+                                        R"({"message":{"a":1}})", R"({"message":""})",
+                                        R"({"text":"hello"})"};
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    auto file = fmt::format("{}/{}.json", dir, i);
+    test::write_file(file, fmt::format(R"({{"source":"webhook","subject":"example","data":)"
+                                       R"({{"header":{{}},"body":{}}}}})",
+                                       bodies[i]));
+    args.insert(args.end(), {"--event", file});
+  }
+  test::child_process run{args};
+  ASSERT_EQ(run.wait(30s), 0) << run.output();
+  auto out = run.output();
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    auto start = out.find(fmt::format("event {} (", i + 1));
+    ASSERT_NE(start, std::string::npos) << out;
+    auto end = out.find(fmt::format("event {} (", i + 2));
+    auto part = out.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    bool fires = part.find("trigger log-message fires:") != std::string::npos;
+    EXPECT_EQ(fires, i + 1 < bodies.size()) << bodies[i] << "\n" << part;
+  }
+  EXPECT_NE(out.find("path 'body.message' does not exist"), std::string::npos) << out;
+}
+
 TEST(e2e_dry_run, a_plain_body_becomes_the_event_its_webhook_would_publish) {
   auto dir = test::temp_dir();
   test::write_file(dir + "/m.yaml", R"(apiVersion: argoproj.io/v1alpha1

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "engine_process.hpp"
 
 using namespace ganglion;
@@ -172,4 +174,96 @@ spec:
   EXPECT_NE(body.find("path 'body.ref' does not exist"), std::string::npos) << body;
   EXPECT_EQ(test::http_request("GET", engine.admin_url("/v1/explain?sensor=nope")).status, 404);
   EXPECT_EQ(test::http_request("GET", engine.admin_url("/v1/explain")).status, 400);
+}
+
+TEST(e2e_lifecycle, explain_shows_what_a_trigger_waits_for_and_what_no_source_feeds) {
+  auto port = test::free_port();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"push", "approve"}) + R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: release
+spec:
+  dependencies:
+    - name: push
+      eventSourceName: hooks
+      eventName: push
+    - name: approval
+      eventSourceName: hooks
+      eventName: approve
+    - name: audit
+      eventSourceName: elsewhere
+      eventName: audit
+  triggers:
+    - template:
+        name: ship
+        conditions: push && approval
+        log: {}
+    - template:
+        name: record
+        conditions: audit
+        log: {}
+)"};
+  auto explain = [&] {
+    return nlohmann::json::parse(
+      test::http_request("GET", engine.admin_url("/v1/explain?sensor=release")).body, nullptr,
+      false);
+  };
+  // Before any event: every dependency is listed, and the one no source feeds says why.
+  auto before = explain();
+  ASSERT_TRUE(before.is_object()) << before;
+  for (const char* dep : {"push", "approval", "audit"})
+    EXPECT_TRUE(before["dependencies"].contains(dep)) << before.dump(2);
+  EXPECT_NE(before["unfed"].value("audit", "").find(R"(no loaded EventSource is named "elsewhere")"),
+            std::string::npos)
+    << before.dump(2);
+  EXPECT_FALSE(before["unfed"].contains("push")) << before.dump(2);
+  EXPECT_TRUE(before["waiting"].empty()) << before.dump(2);
+
+  ASSERT_EQ(e2e::post(port, "push", R"({"commit":"4f2a"})").status, 200);
+  nlohmann::json waiting;
+  ASSERT_TRUE(test::eventually([&] {
+    waiting = explain()["waiting"];
+    return waiting.contains("ship");
+  })) << waiting.dump(2) << engine.output();
+  EXPECT_EQ(waiting["ship"]["condition"], "push && approval") << waiting.dump(2);
+  EXPECT_EQ(waiting["ship"]["waitsFor"], nlohmann::json::array({"approval"})) << waiting.dump(2);
+  ASSERT_TRUE(waiting["ship"]["holds"].contains("push")) << waiting.dump(2);
+  EXPECT_FALSE(waiting["ship"]["holds"]["push"]["eventId"].get<std::string>().empty());
+  EXPECT_FALSE(waiting["ship"]["holds"]["push"]["since"].get<std::string>().empty());
+  EXPECT_FALSE(waiting.contains("record")) << waiting.dump(2);
+
+  // The condition completes: the trigger fires and waits no more.
+  ASSERT_EQ(e2e::post(port, "approve", R"({"by":"ada"})").status, 200);
+  ASSERT_TRUE(engine.wait_metric(e2e::triggers_fired("release", "ship", 1))) << engine.output();
+  EXPECT_TRUE(test::eventually([&] { return explain()["waiting"].empty(); }))
+    << explain().dump(2);
+}
+
+TEST(e2e_lifecycle, the_start_summary_counts_a_trigger_that_went_to_error_and_stopped_ends_the_log) {
+  auto port = test::free_port();
+  auto dir = test::temp_dir();
+  e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"})
+                               + e2e::hook_sensor(R"(    - template:
+        name: pod
+        k8s:
+          operation: create
+          source:
+            resource: {apiVersion: v1, kind: Pod, metadata: {generateName: p-}}
+    - template:
+        name: note
+        log: {}
+)"),
+                             {}, true, {"--kubeconfig", dir + "/missing-kubeconfig"}};
+  ASSERT_TRUE(test::eventually([&] {
+    return engine.output().find("1 trigger and 0 sources will not run") != std::string::npos;
+  })) << engine.output();
+  engine.process().signal(SIGTERM);
+  ASSERT_EQ(engine.process().wait(15s), 0) << engine.output();
+  auto out = engine.output();
+  while (!out.empty() && out.back() == '\n')
+    out.pop_back();
+  auto last = out.substr(out.rfind('\n') + 1);
+  EXPECT_NE(last.find("stopped"), std::string::npos) << out;
+  EXPECT_EQ(out.find("0 more"), std::string::npos) << out;
 }

@@ -16,11 +16,6 @@ namespace {
 
 const std::string quickstart = std::string(GANGLION_SOURCE_DIR) + "/examples/quickstart";
 
-std::string read(const std::string& path) {
-  std::ifstream in{path};
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 /// A copy of examples/quickstart whose webhook listens on `port` instead of 12000 (a fixed port
 /// could be taken by `make run` or a parallel test; `run` has no flag to move it). Only that
 /// one line differs from the example.
@@ -28,7 +23,7 @@ std::string quickstart_on(std::uint16_t port) {
   auto dir = test::temp_dir() + "/quickstart";
   std::filesystem::create_directories(dir);
   for (const auto& entry : std::filesystem::directory_iterator(quickstart)) {
-    auto text = read(entry.path().string());
+    auto text = test::read_file(entry.path().string());
     if (entry.path().filename() == "event-source.yaml") {
       const std::string fixed = "port: \"12000\"";
       auto at = text.find(fixed);
@@ -69,7 +64,7 @@ TEST(e2e_quickstart, run_fires_the_trigger_for_the_readme_post) {
   auto dir = quickstart_on(port);
   // As `make run`: the admin endpoints, the webhook on loopback, a data directory of its own.
   e2e::engine_process engine{e2e::manifest_path{dir}, e2e::engine_options{}};
-  auto event = nlohmann::json::parse(read(quickstart + "/event.json"));
+  auto event = nlohmann::json::parse(test::read_file(quickstart + "/event.json"));
   // The README's curl: POST the example's body as JSON to /example.
   auto r = test::http_request("POST", fmt::format("http://127.0.0.1:{}/example", port),
                               event["data"]["body"].dump(), {"Content-Type: application/json"});

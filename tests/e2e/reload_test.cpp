@@ -148,6 +148,10 @@ TEST(e2e_reload, a_removed_sensor_stops_receiving) {
   // The reload answered once sensor extra was down, before x was posted: it cannot fire.
   EXPECT_EQ(count(sink, "/extra"), 1u);
   EXPECT_EQ(test::http_request("GET", engine.admin_url("/v1/explain?sensor=extra")).status, 404);
+  // No metric series of the removed sensor is left behind.
+  auto metrics = engine.metrics();
+  EXPECT_EQ(metrics.find(R"(sensor="extra")"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find(R"(sensor="filtered")"), std::string::npos) << metrics;
 }
 
 TEST(e2e_reload, an_added_event_listens_and_an_unchanged_source_keeps_serving) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -47,6 +48,13 @@ std::string temp_dir() {
     throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
   dirs.add(pattern);
   return pattern;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  if (!in)
+    throw std::runtime_error("cannot read " + path);
+  return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
 }
 
 void write_file(const std::string& path, const std::string& content) {

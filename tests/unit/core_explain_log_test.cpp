@@ -41,3 +41,32 @@ TEST(explain_log, a_partly_filled_ring_lists_only_what_was_recorded) {
 
 } // namespace
 } // namespace ganglion::core
+
+namespace ganglion::core {
+namespace {
+
+TEST(explain_log, lists_every_dependency_why_one_is_unfed_and_what_waits) {
+  explain_log log;
+  log.set_dependencies({"push", "approval", "audit"},
+                       {{"audit", "it waits for elsewhere/audit, which no loaded EventSource "
+                                  "provides"}});
+  waiting_trigger ship;
+  ship.trigger = "ship";
+  ship.condition = "push && approval";
+  ship.holds.push_back({"push", "id-1", "2026-12-04T10:00:00.000000000Z"});
+  ship.waits_for = {"approval"};
+  log.set_waiting({ship});
+  auto doc = nlohmann::json::parse(log.to_json("release"));
+  EXPECT_EQ(doc["dependencies"]["approval"], nlohmann::json::array());
+  EXPECT_EQ(doc["unfed"]["audit"],
+            "it waits for elsewhere/audit, which no loaded EventSource provides");
+  EXPECT_EQ(doc["waiting"]["ship"]["condition"], "push && approval");
+  EXPECT_EQ(doc["waiting"]["ship"]["holds"]["push"]["eventId"], "id-1");
+  EXPECT_EQ(doc["waiting"]["ship"]["holds"]["push"]["since"], "2026-12-04T10:00:00.000000000Z");
+  EXPECT_EQ(doc["waiting"]["ship"]["waitsFor"], nlohmann::json::array({"approval"}));
+  log.set_waiting({});
+  EXPECT_TRUE(nlohmann::json::parse(log.to_json("release"))["waiting"].empty());
+}
+
+} // namespace
+} // namespace ganglion::core

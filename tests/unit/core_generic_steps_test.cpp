@@ -38,6 +38,12 @@ dsl::trigger_parameter from_data(const std::string& key, const std::string& dest
   return p;
 }
 
+core::event_ptr event_with(std::string data) {
+  auto e = std::make_shared<core::event>();
+  e->data = std::move(data);
+  return e;
+}
+
 class trigger_step_test : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -130,6 +136,51 @@ TEST_F(trigger_step_test, an_executor_that_applies_its_own_parameters_gets_the_t
   EXPECT_TRUE(run(true, false).ok);
   ASSERT_EQ(seen.size(), 3u);
   EXPECT_EQ(json::parse(seen[2].resource_json)["url"], "users");
+}
+
+// Argo's tutorial 02, sensor-05: the trigger's parameters rewrite the template's own
+// `parameters[]`, which then apply to the resource (ApplyTemplateParameters, then
+// ApplyResourceParameters with the rewritten template).
+TEST_F(trigger_step_test, template_parameters_rewrite_the_own_parameters_before_they_apply) {
+  invocation.events["dep"] =
+    event_with(R"({"body":{"dependencyName":"dep","dataKey":"body.message","dest":"message",)"
+               R"("message":"amazing!!"}})");
+  action().parameters = {from_data("body.absent", "THIS_WILL_BE_REPLACED")};
+  action().parameters[0].src.value = "placeholder";
+  trig.parameters = {from_data("body.dependencyName", "sink.parameters.0.src.dependencyName"),
+                     from_data("body.dataKey", "sink.parameters.0.src.dataKey"),
+                     from_data("body.dest", "sink.parameters.0.dest")};
+  EXPECT_TRUE(run().ok);
+  ASSERT_EQ(seen.size(), 1u);
+  auto resource = json::parse(seen[0].resource_json);
+  EXPECT_EQ(resource["message"], "amazing!!") << seen[0].resource_json;
+  EXPECT_FALSE(resource.contains("THIS_WILL_BE_REPLACED")) << seen[0].resource_json;
+}
+
+TEST_F(trigger_step_test, template_parameters_rewrite_the_payload_it_builds) {
+  action().payload = {from_data("body.name", "user")};
+  trig.parameters = {from_data("body.path", "sink.payload.0.dest")};
+  EXPECT_TRUE(run().ok);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(json::parse(seen[0].payload), json({{"users", "ada"}})) << seen[0].payload;
+  // The next firing reads its own rewritten payload list.
+  invocation.events["dep"] = event_with(R"({"body":{"name":"grace","path":"admins"}})");
+  EXPECT_TRUE(run().ok);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(json::parse(seen[1].payload), json({{"admins", "grace"}})) << seen[1].payload;
+}
+
+TEST_F(trigger_step_test, a_rewritten_parameter_list_of_the_wrong_type_fails_the_execution) {
+  action().parameters = {from_data("body.name", "user")};
+  auto broken = from_data("body.absent", "sink.parameters.0.src.useRawData");
+  broken.src.value = "not a boolean";
+  trig.parameters = {broken};
+  auto outcome = run();
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_NE(outcome.error.find("sink.parameters[0].src.useRawData: not a boolean"),
+            std::string::npos)
+    << outcome.error;
+  EXPECT_TRUE(seen.empty());
 }
 
 TEST_F(trigger_step_test, a_parameter_that_does_not_resolve_fails_the_execution) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/core/status.hpp"
@@ -27,6 +28,27 @@ TEST(metrics_registry, same_series_returns_the_same_counter) {
   auto& a = m.get_counter("c", "h", {{"k", "v"}});
   auto& b = m.get_counter("c", "h", {{"k", "v"}});
   EXPECT_EQ(&a, &b);
+}
+
+TEST(metrics_registry, hidden_series_leave_the_rendering_until_asked_for_again) {
+  metrics_registry m;
+  m.get_counter("fired_total", "Firings", {{"sensor", "gone"}, {"trigger", "t"}}).inc();
+  m.get_counter("fired_total", "Firings", {{"sensor", "kept"}, {"trigger", "t"}}).inc(2);
+  m.get_histogram("lat_seconds", "Latency", {{"sensor", "gone"}}, {1}).observe(0.5);
+  m.hide("sensor", "gone");
+  auto text = m.render();
+  EXPECT_EQ(text.find("gone"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(fired_total{sensor="kept",trigger="t"} 2)"), std::string::npos) << text;
+  // A sensor of that name comes back: its series show again.
+  m.get_counter("fired_total", "Firings", {{"sensor", "gone"}, {"trigger", "t"}}).inc();
+  EXPECT_NE(m.render().find(R"(fired_total{sensor="gone",trigger="t"} 2)"), std::string::npos)
+    << m.render();
+}
+
+TEST(log_throttle, the_held_back_note_is_empty_when_nothing_was_held_back) {
+  EXPECT_EQ(held_back_note(0, "failure lines"), "");
+  EXPECT_EQ(held_back_note(3, "failure lines"), " (3 more failure lines not logged)");
+  EXPECT_EQ(held_back_note(1), " (1 more not logged)");
 }
 
 TEST(secrets, constant_time_equal_compares_content_and_length) {

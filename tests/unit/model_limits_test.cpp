@@ -163,5 +163,5 @@ TEST(model_limits, a_file_larger_than_the_limit_is_refused_before_it_is_parsed) 
   auto huge = load_manifests({file});
   ASSERT_EQ(huge.diagnostics.size(), 1u) << dump(huge);
   EXPECT_EQ(huge.diagnostics[0].to_string(),
-            file + ":0:0: the file has 2097153 bytes, more than the limit of 2097152 bytes");
+            file + ": the file has 2097153 bytes, more than the limit of 2097152 bytes");
 }

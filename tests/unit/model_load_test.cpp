@@ -334,6 +334,9 @@ TEST(model_load, a_missing_path_is_a_diagnostic_on_that_path) {
   EXPECT_EQ(r.diagnostics[0].where.file, "/nonexistent/ganglion/manifest.yaml");
   EXPECT_EQ(r.diagnostics[0].level, severity::error);
   EXPECT_TRUE(r.documents.empty());
+  // No line or column to give: the file is named alone, never `file:0:0:`.
+  EXPECT_EQ(r.diagnostics[0].to_string().rfind("/nonexistent/ganglion/manifest.yaml: ", 0), 0u)
+    << r.diagnostics[0].to_string();
 }
 
 TEST(model_load, an_empty_directory_is_an_error) {

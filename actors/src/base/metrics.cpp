@@ -43,6 +43,18 @@ std::string format_bound(double b) {
   return fmt::format("{}", b);
 }
 
+bool hidden_by(const labels& series, const std::set<std::pair<std::string, std::string>>& hidden) {
+  for (const auto& pair : series)
+    if (hidden.count(pair))
+      return true;
+  return false;
+}
+
+void reveal(const labels& series, std::set<std::pair<std::string, std::string>>& hidden) {
+  for (const auto& pair : series)
+    hidden.erase(pair);
+}
+
 } // namespace
 
 histogram::histogram(std::vector<double> bounds)
@@ -75,6 +87,8 @@ std::uint64_t histogram::count() const noexcept {
 counter& metrics_registry::get_counter(const std::string& name, const std::string& help,
                                        const labels& series) {
   std::lock_guard guard{mutex_};
+  if (!hidden_.empty())
+    reveal(series, hidden_);
   auto& fam = families_[name];
   fam.help = help;
   auto [it, added] = fam.index.try_emplace(series, counters_.size());
@@ -87,6 +101,8 @@ histogram& metrics_registry::get_histogram(const std::string& name, const std::s
                                            const labels& series,
                                            const std::vector<double>& bounds) {
   std::lock_guard guard{mutex_};
+  if (!hidden_.empty())
+    reveal(series, hidden_);
   auto& fam = families_[name];
   fam.help = help;
   fam.is_histogram = true;
@@ -96,6 +112,11 @@ histogram& metrics_registry::get_histogram(const std::string& name, const std::s
   return histograms_[it->second];
 }
 
+void metrics_registry::hide(const std::string& label, const std::string& value) {
+  std::lock_guard guard{mutex_};
+  hidden_.emplace(label, value);
+}
+
 std::string metrics_registry::render() const {
   std::lock_guard guard{mutex_};
   std::string out;
@@ -103,6 +124,8 @@ std::string metrics_registry::render() const {
     out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, fam.help, name,
                        fam.is_histogram ? "histogram" : "counter");
     for (const auto& [series, index] : fam.index) {
+      if (!hidden_.empty() && hidden_by(series, hidden_))
+        continue;
       if (!fam.is_histogram) {
         out += fmt::format("{}{} {}\n", name, render_labels(series), counters_[index].value());
         continue;

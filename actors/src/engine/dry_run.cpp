@@ -72,6 +72,7 @@ dry_run::dry_run(const std::vector<dsl::document>& documents, const trigger_regi
         ctx.manifest = &t;
         ctx.secrets = impl_->secrets;
         ctx.metrics = &impl_->metrics;
+        ctx.dry_run = true;
         try {
           executor = create_trigger_executor(factory->second, ctx);
         } catch (const std::exception& ex) {

@@ -192,21 +192,48 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   return setup;
 }
 
-void warn_unresolved(const dsl::document& doc, const dsl::provided_events& provided) {
-  for (const auto& w : dsl::unresolved_dependencies(doc, provided))
-    spdlog::warn("{}", w.to_string());
+std::map<std::string, std::string> warn_unresolved(const dsl::document& doc,
+                                                   const dsl::provided_events& provided,
+                                                   bool warn) {
+  std::map<std::string, std::string> unfed;
+  const auto* sensor = std::get_if<dsl::sensor>(&doc.body);
+  for (const auto& w : dsl::unresolved_dependencies(doc, provided)) {
+    if (warn)
+      spdlog::warn("{}", w.to_string());
+    if (!sensor)
+      continue;
+    const auto& deps = sensor->spec.dependencies;
+    for (std::size_t i = 0; i < deps.size(); ++i)
+      if (w.path.rfind(dsl::yaml_item_path("spec.dependencies", i) + ".", 0) == 0)
+        unfed[deps[i].name] = w.message;
+  }
+  return unfed;
 }
 
 void engine::impl::plan_sensor(const dsl::sensor& sensor, root_plan& plan,
-                               const std::map<std::string, std::string>& fingerprints) {
-  if (auto spec = sensor_child(sensor, fingerprints))
+                               const std::map<std::string, std::string>& fingerprints,
+                               std::map<std::string, std::string> unfed) {
+  if (auto spec = sensor_child(sensor, fingerprints, std::move(unfed)))
     plan.children.push_back(std::move(*spec));
+}
+
+void engine::impl::explain_dependencies(const dsl::sensor& sensor,
+                                        std::map<std::string, std::string> unfed) {
+  std::vector<std::string> names;
+  for (const auto& dep : sensor.spec.dependencies)
+    names.push_back(dep.name);
+  std::lock_guard guard{explain_mutex};
+  auto& log = explain_logs[sensor.metadata.name];
+  if (!log)
+    log = std::make_shared<explain_log>();
+  log->set_dependencies(std::move(names), std::move(unfed));
 }
 
 std::optional<child_spec> engine::impl::sensor_child(
   const dsl::sensor& sensor, const std::map<std::string, std::string>& fingerprints,
-  std::shared_ptr<const sensor_setup>* built) {
+  std::map<std::string, std::string> unfed, std::shared_ptr<const sensor_setup>* built) {
   const auto& name = sensor.metadata.name;
+  explain_dependencies(sensor, std::move(unfed));
   auto manifest = std::make_shared<const dsl::sensor>(sensor);
   sensor_setup setup;
   setup.matching.dedup_window = options.dedup_window;
@@ -375,8 +402,7 @@ void engine::start(const std::vector<dsl::document>& documents) {
   auto provided = dsl::events_provided(documents);
   for (const auto& doc : documents)
     if (auto s = std::get_if<dsl::sensor>(&doc.body)) {
-      warn_unresolved(doc, provided);
-      d.plan_sensor(*s, *plan, doc.fingerprints);
+      d.plan_sensor(*s, *plan, doc.fingerprints, warn_unresolved(doc, provided));
     }
   for (const auto& doc : documents)
     if (auto es = std::get_if<dsl::event_source>(&doc.body))

@@ -7,6 +7,7 @@
 namespace ganglion::core {
 
 void engine::impl::forget_sensor(const std::string& name) {
+  metrics.hide("sensor", name);
   if (auto& remote = options.remote) {
     try {
       remote->forget(name);

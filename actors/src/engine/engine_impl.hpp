@@ -29,9 +29,12 @@ namespace ganglion::core {
 
 struct reload_draft;
 
-/// Logs each dependency of the Sensor of `doc` that no event of `provided` serves, located, as
-/// `validate` reports it (dsl::unresolved_dependencies).
-void warn_unresolved(const dsl::document& doc, const dsl::provided_events& provided);
+/// The dependencies of the Sensor of `doc` that no event of `provided` serves, dependency →
+/// why (dsl::unresolved_dependencies), for /v1/explain; with `warn`, each is logged located, as
+/// `validate` reports it.
+std::map<std::string, std::string> warn_unresolved(const dsl::document& doc,
+                                                   const dsl::provided_events& provided,
+                                                   bool warn = true);
 
 struct engine::impl {
   engine_options options;
@@ -76,7 +79,8 @@ struct engine::impl {
 
   void plan_sources(const dsl::event_source& es, root_plan& plan);
   void plan_sensor(const dsl::sensor& sensor, root_plan& plan,
-                   const std::map<std::string, std::string>& fingerprints);
+                   const std::map<std::string, std::string>& fingerprints,
+                   std::map<std::string, std::string> unfed);
   std::optional<trigger_setup> plan_trigger(const dsl::sensor& sensor, const dsl::trigger& t);
   /// Opens the data directory's log (durable bus).
   void open_log();
@@ -101,10 +105,13 @@ struct engine::impl {
   std::optional<child_spec> source_child(const std::shared_ptr<const dsl::event_source>& manifest,
                                          const dsl::source_event& event);
   /// The child running `sensor` (its setup in `built` when not null); nullopt when it cannot
-  /// run (reported in status).
+  /// run (reported in status). `unfed`: its dependencies no loaded source serves, and why.
   std::optional<child_spec> sensor_child(const dsl::sensor& sensor,
                                          const std::map<std::string, std::string>& fingerprints,
+                                         std::map<std::string, std::string> unfed,
                                          std::shared_ptr<const sensor_setup>* built = nullptr);
+  /// Names the dependencies of sensor `name` and the unfed ones in its /v1/explain log.
+  void explain_dependencies(const dsl::sensor& sensor, std::map<std::string, std::string> unfed);
   /// Drops what a removed sensor left behind (durable state); called once it is down.
   void forget_sensor(const std::string& name);
   /// The reload steps of the EventSources and Sensors of `draft` (engine_reload.cpp).

@@ -189,11 +189,13 @@ void engine::impl::diff_sensors(reload_draft& draft) {
     auto label = "sensor/" + name;
     if (old != running_sensors.end() && old->second == doc->fingerprints) {
       draft.result.unchanged.push_back(label);
+      // Its sources may have come or gone with the reload.
+      explain_dependencies(sensor, warn_unresolved(*doc, draft.provided, false));
       continue;
     }
     std::shared_ptr<const sensor_setup> setup;
-    warn_unresolved(*doc, draft.provided);
-    auto spec = sensor_child(sensor, doc->fingerprints, &setup);
+    auto spec =
+      sensor_child(sensor, doc->fingerprints, warn_unresolved(*doc, draft.provided), &setup);
     if (old == running_sensors.end()) {
       draft.result.started.push_back(label);
       if (spec)

@@ -27,8 +27,36 @@ void explain_log::record(std::string_view dependency, std::chrono::system_clock:
   slot.reason.assign(reason);
 }
 
+void explain_log::set_dependencies(std::vector<std::string> names,
+                                   std::map<std::string, std::string> unfed) {
+  std::lock_guard lock{state_mutex_};
+  dependencies_ = std::move(names);
+  unfed_ = std::move(unfed);
+}
+
+void explain_log::set_waiting(std::vector<waiting_trigger> waiting) {
+  std::lock_guard lock{state_mutex_};
+  waiting_ = std::move(waiting);
+}
+
 std::string explain_log::to_json(const std::string& sensor) const {
   nlohmann::json deps = nlohmann::json::object();
+  nlohmann::json unfed = nlohmann::json::object();
+  nlohmann::json waiting = nlohmann::json::object();
+  {
+    std::lock_guard lock{state_mutex_};
+    for (const auto& name : dependencies_)
+      deps[name] = nlohmann::json::array();
+    for (const auto& [name, why] : unfed_)
+      unfed[name] = why;
+    for (const auto& w : waiting_) {
+      nlohmann::json holds = nlohmann::json::object();
+      for (const auto& h : w.holds)
+        holds[h.dependency] = {{"eventId", h.event_id}, {"since", h.since}};
+      waiting[w.trigger] = {
+        {"condition", w.condition}, {"holds", std::move(holds)}, {"waitsFor", w.waits_for}};
+    }
+  }
   {
     std::lock_guard lock{mutex_};
     for (const auto& [name, r] : verdicts_) {
@@ -46,7 +74,11 @@ std::string explain_log::to_json(const std::string& sensor) const {
       }
     }
   }
-  return nlohmann::json{{"sensor", sensor}, {"dependencies", deps}}.dump(2);
+  return nlohmann::json{{"sensor", sensor},
+                        {"dependencies", deps},
+                        {"unfed", unfed},
+                        {"waiting", waiting}}
+    .dump(2);
 }
 
 } // namespace ganglion::core

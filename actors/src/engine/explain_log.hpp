@@ -20,6 +20,21 @@ struct explained_verdict {
   std::string reason; ///< why, e.g. `data filter: data filter error (path 'x' does not exist)`
 };
 
+/// A trigger whose condition holds events for some of its dependencies and waits for others.
+struct waiting_trigger {
+  /// An event held for one dependency of the condition.
+  struct held {
+    std::string dependency;
+    std::string event_id;
+    std::string since; ///< the held event's time (RFC 3339)
+  };
+  std::string trigger;
+  std::string condition;
+  std::vector<held> holds;
+  /// The condition's dependencies that hold no event yet.
+  std::vector<std::string> waits_for;
+};
+
 /// The most recent verdicts of every dependency of one sensor, for /v1/explain. Bounded: keeps
 /// `per_dependency` verdicts each in a ring whose slots are reused, so recording allocates
 /// nothing once the ring is full. Written by the sensor actor, read by the admin thread; a
@@ -33,7 +48,16 @@ public:
               std::string_view event_id, bool pass, std::string_view kind,
               std::string_view reason);
 
-  /// The log as JSON: `{"sensor":…, "dependencies":{"<name>":[verdicts, newest first]}}`.
+  /// Names every dependency of the sensor (listed with no verdicts until one is recorded),
+  /// with why a dependency can get no event (`unfed`: dependency → reason).
+  void set_dependencies(std::vector<std::string> names, std::map<std::string, std::string> unfed);
+
+  /// Replaces the triggers that wait for the rest of their condition (the sensor's join state
+  /// after its latest change). Blocks briefly for a reader: a stale state would mislead.
+  void set_waiting(std::vector<waiting_trigger> waiting);
+
+  /// The log as JSON: `{"sensor":…, "dependencies":{"<name>":[verdicts, newest first]},
+  /// "unfed":{"<name>":"<why>"}, "waiting":{"<trigger>":{"condition", "holds", "waitsFor"}}}`.
   std::string to_json(const std::string& sensor) const;
 
 private:
@@ -45,6 +69,10 @@ private:
   std::size_t per_dependency_;
   mutable std::mutex mutex_;
   std::map<std::string, ring, std::less<>> verdicts_;
+  mutable std::mutex state_mutex_;
+  std::vector<std::string> dependencies_;
+  std::map<std::string, std::string> unfed_;
+  std::vector<waiting_trigger> waiting_;
 };
 
 } // namespace ganglion::core

@@ -7,6 +7,7 @@
 
 #include "sensor/sensor_ownership.hpp"
 #include "sensor/sensor_triggers.hpp"
+#include "sensor/waiting_triggers.hpp"
 
 namespace ganglion::core {
 
@@ -53,10 +54,15 @@ void process(sensor_ptr self, const event_ptr& e, std::chrono::system_clock::tim
   st.core->process(e, st.scratch, &st.verdicts);
   if (st.cut_off_error || st.core->consecutive_cut_offs() >= cut_offs_for_error)
     report_cut_offs(self);
-  for (const auto& v : st.verdicts)
+  bool joined = false;
+  for (const auto& v : st.verdicts) {
     st.setup.explain->record(st.core->dependencies()[v.dependency].name, now, e->id, v.pass,
                              v.kind, v.reason);
+    joined = joined || v.pass;
+  }
   st.verdicts.clear();
+  if (joined && st.joins)
+    publish_waiting(st.setup.explain.get(), *st.core);
   st.setup.work->add(static_cast<std::int64_t>(st.scratch.size()));
   for (auto& f : st.scratch)
     sensor_triggers::deliver(self, f.trigger, fire_request{std::move(f.invocation), nullptr});
@@ -181,6 +187,8 @@ void reconfigure(sensor_ptr self, const sensor_setup& next) {
   st.setup = next;
   st.setup.durable = previous.durable;
   st.setup.explain = previous.explain;
+  st.joins = has_joins(*st.core);
+  publish_waiting(st.setup.explain.get(), *st.core);
   ++st.generation;
   sensor_triggers::start_reset_clocks(self);
   sensor_triggers::reconcile(self, previous);
@@ -213,6 +221,7 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   self->attach_functor([bus = st.setup.bus, addr = self->address()] { bus->unsubscribe(addr); });
   try {
     st.core = compiled_core(st.setup);
+    st.joins = has_joins(*st.core);
     sensor_triggers::start_reset_clocks(self);
   } catch (const std::exception& ex) {
     self->quit(component_failure(ex.what()));

@@ -118,6 +118,8 @@ struct sensor_state {
   std::optional<caf::error> stopping;
   /// In the Error phase because its scripts were cut off repeatedly.
   bool cut_off_error = false;
+  /// A trigger's condition joins several dependencies: /v1/explain shows what waits.
+  bool joins = false;
 
   ~sensor_state();
   static inline const char* name = "ganglion.sensor";

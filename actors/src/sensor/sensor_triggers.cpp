@@ -1,4 +1,5 @@
 #include "sensor/sensor_triggers.hpp"
+#include "sensor/waiting_triggers.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -147,6 +148,7 @@ void on_reset(sensor_ptr self, std::uint64_t generation, std::uint64_t trigger,
   if (generation != self->state.generation)
     return;
   self->state.core->reset_trigger(trigger);
+  publish_waiting(self->state.setup.explain.get(), *self->state.core);
   spdlog::info("trigger {}: conditionsReset cleared its stored events", status_name(self, trigger));
   schedule_reset(self, trigger, entry);
 }

@@ -41,8 +41,8 @@ void filtered_publisher::publish(event&& e, publish_done done) {
   } else {
     counters_.rejected("filter_error");
     if (error_log_.allow(held_back))
-      spdlog::warn("{}: event {} dropped: filter.expression failed: {} ({} more not logged)",
-                   name_, e.id, error, held_back);
+      spdlog::warn("{}: event {} dropped: filter.expression failed: {}{}", name_, e.id,
+                   error, held_back_note(held_back));
   }
   done(publish_status::filtered, error);
 }

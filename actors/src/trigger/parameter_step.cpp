@@ -61,13 +61,14 @@ parameter_step::parameter_step(const dsl::trigger& manifest, bool own_parameters
   const auto* action = action_of(manifest);
   if (action == nullptr)
     return; // no action: nothing to resolve
-  static const std::vector<dsl::trigger_parameter> none;
-  const auto& own = own_parameters ? action->parameters : none;
   try {
     payload_ = dsl::compile_parameters(action->payload, action->type + ".payload");
-    if (!manifest.parameters.empty() || !own.empty())
-      resource_.emplace(manifest.parameters, own, action->type,
-                        [&] { return template_json(manifest.template_); });
+    if (!manifest.parameters.empty() || (own_parameters && !action->parameters.empty()))
+      resource_.emplace(manifest.parameters, action->parameters, action->type,
+                        [&] { return template_json(manifest.template_); }, own_parameters);
+    if (resource_ && resource_->rewrites_template())
+      rewritten_payload_ =
+        std::make_unique<dsl::rewritten_parameters>("payload", action->type + ".payload");
   } catch (const std::exception& e) {
     throw trigger_error(e.what());
   }
@@ -80,10 +81,17 @@ trigger_invocation parameter_step::resolve(const trigger_invocation& invocation,
     out.events = invocation.events;
   std::lock_guard guard{mutex_};
   auto lookup = views_.reset(invocation.events, context_view);
-  if (!payload_.empty())
-    out.payload = dsl::build_payload(payload_, lookup);
+  std::string rewritten;
   if (resource_)
-    out.resource_json = resource_->resolve(lookup);
+    out.resource_json = resource_->resolve(lookup, &rewritten);
+  if (rewritten_payload_) {
+    // Argo's ConstructPayload reads the payload of the template as the parameters left it.
+    auto payload = rewritten_payload_->of(rewritten);
+    if (!payload->empty())
+      out.payload = dsl::build_payload(*payload, lookup);
+  } else if (!payload_.empty()) {
+    out.payload = dsl::build_payload(payload_, lookup);
+  }
   return out;
 }
 

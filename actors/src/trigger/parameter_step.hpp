@@ -4,6 +4,7 @@
 // (listener.go triggerOne: ApplyTemplateParameters, ApplyResourceParameters; ConstructPayload),
 // so the executors in transports/ only send what it resolved.
 
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -35,6 +36,8 @@ private:
   std::vector<dsl::compiled_parameter> payload_;
   /// Present when `parameters[]` or `<kind>.parameters[]` is given.
   std::optional<dsl::resource_parameters> resource_;
+  /// `<kind>.payload[]` read from each firing's rewritten template, when `parameters[]` is given.
+  std::unique_ptr<dsl::rewritten_parameters> rewritten_payload_;
   std::mutex mutex_;
   dsl::event_views views_;
 };

@@ -92,11 +92,10 @@ void on_result(trigger_ptr self, fire_result& result) {
     st.retried->inc();
     std::uint64_t held_back = 0;
     if (st.retry_log.allow(held_back))
-      spdlog::warn("trigger {}{} attempt {} of {} failed: {}; retrying in {} ms ({} more retry "
-                   "lines not logged)",
-                   who, run.dead_letter ? " (dead-letter)" : "", run.attempt, schedule.attempts(),
+      spdlog::warn("trigger {}{} attempt {} of {} failed: {}; retrying in {} ms{}", who,
+                   run.dead_letter ? " (dead-letter)" : "", run.attempt, schedule.attempts(),
                    error, std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(),
-                   held_back);
+                   held_back_note(held_back, "retry lines"));
     self->delayed_send(self, wait, retry_atom::value, result.id);
     return;
   }
@@ -104,9 +103,8 @@ void on_result(trigger_ptr self, fire_result& result) {
     st.dead_letter_failed->inc();
     std::uint64_t held_back = 0;
     if (st.failure_log.allow(held_back))
-      spdlog::error("trigger {}: dead-letter trigger failed after {} attempt(s): {} ({} more "
-                    "failure lines not logged)",
-                    who, schedule.attempts(), error, held_back);
+      spdlog::error("trigger {}: dead-letter trigger failed after {} attempt(s): {}{}", who,
+                    schedule.attempts(), error, held_back_note(held_back, "failure lines"));
     finish(self, result.id);
     return;
   }
@@ -117,8 +115,8 @@ void on_result(trigger_ptr self, fire_result& result) {
                                       : "";
   std::uint64_t held_back = 0;
   if (st.failure_log.allow(held_back))
-    spdlog::error("trigger {} failed after {} attempt(s): {}{} ({} more failure lines not logged)",
-                  who, schedule.attempts(), error, next, held_back);
+    spdlog::error("trigger {} failed after {} attempt(s): {}{}{}", who, schedule.attempts(),
+                  error, next, held_back_note(held_back, "failure lines"));
   if (!st.dead_letter_executor) {
     if (run.unfinished)
       run.unfinished->keep(run.invocation.events);

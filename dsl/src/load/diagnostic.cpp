@@ -9,7 +9,9 @@
 namespace ganglion::dsl {
 
 std::string diagnostic::to_string() const {
-  std::string out = where.object
+  // An object (from the cluster) or anything without a position is named alone, never
+  // `name:0:0:`.
+  std::string out = where.object || where.line <= 0
                       ? where.file + ": "
                       : fmt::format("{}:{}:{}: ", where.file, where.line, where.column);
   if (level == severity::warning)

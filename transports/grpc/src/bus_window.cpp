@@ -79,8 +79,9 @@ void bus_window::settle(core::publish_status status, const std::string& error,
   std::uint64_t held_back = 0;
   if (refused && refusal_log_.allow(held_back))
     spdlog::warn("{}: the bus refused an event ({}{}); the stream is held until it accepts "
-                 "again ({} more refusals not logged)",
-                 name_, core::to_string(status), error.empty() ? "" : ": " + error, held_back);
+                 "again{}",
+                 name_, core::to_string(status), error.empty() ? "" : ": " + error,
+                 core::held_back_note(held_back, "refusals"));
 }
 
 void bus_window::stop() {

@@ -91,6 +91,8 @@ public:
     }
     server_ = fmt::format("{} ({})", spec.server_url, security_of(spec));
     template_parameterized_ = !ctx.manifest->parameters.empty();
+    if (template_parameterized_)
+      rewritten_own_ = std::make_unique<dsl::rewritten_parameters>("parameters", "custom.parameters");
     fixed_resource_ = detail::spec_yaml(spec.spec);
     calls_ = std::make_unique<detail::custom_calls>(detail::custom_call_site{
       detail::make_channel(settings), spec.server_url, name_, opts.call_timeout});
@@ -105,8 +107,17 @@ public:
       return;
     }
     plan.payload = invocation.payload;
-    if (!own_->empty())
-      plan.prepare = [own = own_, events = invocation.events, trigger = trigger_](std::string r) {
+    auto own = own_;
+    if (rewritten_own_ && !invocation.resource_json.empty()) {
+      try {
+        own = rewritten_own_->of(invocation.resource_json);
+      } catch (const std::exception& e) {
+        done({false, fmt::format("{}: {}", name_, e.what()), {}});
+        return;
+      }
+    }
+    if (!own->empty())
+      plan.prepare = [own, events = invocation.events, trigger = trigger_](std::string r) {
         return apply_own_parameters(std::move(r), *own, events, trigger);
       };
     calls_->start(std::move(plan), std::move(done));
@@ -128,8 +139,8 @@ public:
   /// FetchResource returns.
   bool applies_own_parameters() const override { return true; }
 
-  /// Only `custom.parameters` read the events.
-  bool reads_events() const override { return !own_->empty(); }
+  /// Only `custom.parameters` read the events (which a template parameter may add).
+  bool reads_events() const override { return !own_->empty() || template_parameterized_; }
 
 private:
   /// FetchResource's request: the YAML of `spec`, after the template's parameters.
@@ -143,6 +154,8 @@ private:
   std::string trigger_;
   std::string server_;
   std::shared_ptr<const parameter_list> own_;
+  /// `custom.parameters` read from each firing's rewritten template, with `parameters[]`.
+  std::unique_ptr<dsl::rewritten_parameters> rewritten_own_;
   bool template_parameterized_ = false;
   /// The YAML of the manifest's `spec`, sent when no template parameter applies.
   std::string fixed_resource_;

@@ -92,9 +92,9 @@ void replica_stream::run() {
       return;
     std::uint64_t held_back = 0;
     if (failure_log_.allow(held_back))
-      spdlog::warn("{}: {}: {}; trying again in {} ms ({} failures in a row; {} more not logged)",
-                   setup_->name, address_, result.error, backoff.count(), health_->failures(),
-                   held_back);
+      spdlog::warn("{}: {}: {}; trying again in {} ms ({} failures in a row){}", setup_->name,
+                   address_, result.error, backoff.count(), health_->failures(),
+                   core::held_back_note(held_back));
     if (!pause(backoff))
       return;
     backoff = std::min(backoff * 2, opts.max_backoff);
@@ -180,9 +180,9 @@ bool replica_stream::handle(const std::string& payload) {
   if (payload.size() > setup.opts.max_payload_bytes) {
     metrics_->rejected("too_large");
     if (bad_payload_log_.allow(held_back))
-      spdlog::error("{}: an event of {} bytes from {} dropped: larger than the limit of {} bytes "
-                    "({} more not logged)",
-                    setup.name, payload.size(), address_, setup.opts.max_payload_bytes, held_back);
+      spdlog::error("{}: an event of {} bytes from {} dropped: larger than the limit of {} bytes{}",
+                    setup.name, payload.size(), address_, setup.opts.max_payload_bytes,
+                    core::held_back_note(held_back));
     return true;
   }
   std::string error;
@@ -190,8 +190,8 @@ bool replica_stream::handle(const std::string& payload) {
   if (!data) {
     metrics_->rejected("invalid_json");
     if (bad_payload_log_.allow(held_back))
-      spdlog::error("{}: an event from {} dropped: {} (jsonBody is set; {} more not logged)",
-                    setup.name, address_, error, held_back);
+      spdlog::error("{}: an event from {} dropped: {} (jsonBody is set){}", setup.name, address_,
+                    error, core::held_back_note(held_back));
     return true;
   }
   core::event e;

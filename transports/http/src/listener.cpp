@@ -135,9 +135,8 @@ bool listener::refused_over_limit(tcp::socket& socket) {
   socket.close(ignored);
   std::uint64_t held_back = 0;
   if (refusal_log_.allow(held_back))
-    spdlog::warn("http listener {}: {} connections open, a new one was refused with 503 ({} "
-                 "more not logged)",
-                 address_, limit, held_back);
+    spdlog::warn("http listener {}: {} connections open, a new one was refused with 503{}",
+                 address_, limit, core::held_back_note(held_back));
   return true;
 }
 

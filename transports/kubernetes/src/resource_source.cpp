@@ -117,7 +117,7 @@ void watch_state::on_error(const std::string& error) {
   }
   std::uint64_t held_back = 0;
   if (error_log.allow(held_back))
-    spdlog::warn("{}: {} (retrying; {} more not logged)", name, error, held_back);
+    spdlog::warn("{}: {} (retrying){}", name, error, core::held_back_note(held_back));
 }
 
 void watch_state::report(std::vector<resource_change> changes) {

@@ -91,8 +91,8 @@ void source_state::on_message(natsSubscription* sub, natsMsg* msg) {
   if (!data) {
     metrics.rejected("invalid_json");
     if (invalid_log.allow(held_back))
-      spdlog::error("{}: message on {} dropped: {} (jsonBody is set; {} more not logged)", name,
-                    natsMsg_GetSubject(msg), error, held_back);
+      spdlog::error("{}: message on {} dropped: {} (jsonBody is set){}", name,
+                    natsMsg_GetSubject(msg), error, core::held_back_note(held_back));
     return;
   }
   core::event e;

@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ public:
                            const std::vector<double>& bounds);
   /// Prometheus text exposition format 0.0.4.
   std::string render() const;
+  /// Leaves every series labelled `label="value"` out of render() (a sensor removed by a
+  /// reload), until a series with that label is asked for again; references stay valid.
+  void hide(const std::string& label, const std::string& value);
 
 private:
   struct family {
@@ -69,6 +73,7 @@ private:
   std::map<std::string, family> families_;
   std::deque<counter> counters_;
   std::deque<histogram> histograms_;
+  std::set<std::pair<std::string, std::string>> hidden_;
 };
 
 /// Default latency buckets in seconds (1 ms … 60 s).

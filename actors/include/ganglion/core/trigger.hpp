@@ -84,6 +84,10 @@ struct trigger_context {
   const dsl::trigger* manifest = nullptr;
   std::shared_ptr<const secret_store> secrets;
   metrics_registry* metrics = nullptr;
+  /// True when the executor serves a dry run (`ganglion test`): only preview() is called, so an
+  /// executor may come up without the connection or API its execute() needs, and say in the
+  /// preview what it could not read without them.
+  bool dry_run = false;
 };
 
 /// Raised by a trigger factory for a configuration that cannot run.

@@ -11,6 +11,7 @@
 
 #include "artifact/artifact.hpp"
 #include "ganglion/core/internal/event_view.hpp"
+#include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/dsl/kind/load_context.hpp"
 #include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "trigger/label_policy.hpp"
@@ -68,14 +69,20 @@ public:
       throw core::trigger_error(site_.name() + ": " + source_path_ + " is required");
     try {
       own_ = dsl::compile_parameters(action->parameters, site_.type + ".parameters");
+      if (template_parameterized_)
+        rewritten_own_ =
+          std::make_unique<dsl::rewritten_parameters>("parameters", site_.type + ".parameters");
     } catch (const std::exception& e) {
       throw core::trigger_error(fmt::format("{}: {}", site_.name(), e.what()));
     }
     try {
       site_.client = shared_client(opts);
     } catch (const std::exception& e) {
-      throw core::trigger_error(
-        fmt::format("{}: no Kubernetes API to talk to: {}", site_.name(), e.what()));
+      if (!ctx.dry_run)
+        throw core::trigger_error(
+          fmt::format("{}: no Kubernetes API to talk to: {}", site_.name(), e.what()));
+      // A dry run renders the object without the API; what only the API can give fails there.
+      no_api_ = e.what();
     }
     auto kind = source_->kind();
     if (!template_parameterized_
@@ -104,7 +111,15 @@ public:
   bool applies_own_parameters() const override { return true; }
 
   std::string preview(const core::trigger_invocation& invocation) override {
-    auto object = resolve(invocation);
+    nlohmann::json object;
+    try {
+      object = resolve(invocation);
+    } catch (const std::exception& e) {
+      if (no_api_.empty())
+        throw;
+      throw std::runtime_error(fmt::format("{} (no Kubernetes API to ask: {}; give --kubeconfig)",
+                                           e.what(), no_api_));
+    }
     return operation_->describe(site_, object);
   }
 
@@ -130,11 +145,16 @@ private:
       text = fetch_artifact(*source_, fetch_options_for());
     }
     auto object = operation_->fetched(site_, nlohmann::json::parse(text));
-    if (own_.empty())
+    // ApplyResourceParameters with `<kind>.parameters` as the trigger's `parameters[]` left them.
+    std::shared_ptr<const std::vector<dsl::compiled_parameter>> rewritten;
+    if (rewritten_own_ && !invocation.resource_json.empty())
+      rewritten = rewritten_own_->of(invocation.resource_json);
+    const auto& own = rewritten ? *rewritten : own_;
+    if (own.empty())
       return object;
     text = object.dump();
     dsl::event_views views;
-    dsl::apply_parameters(text, own_, views.reset(invocation.events, core::context_view));
+    dsl::apply_parameters(text, own, views.reset(invocation.events, core::context_view));
     return nlohmann::json::parse(text);
   }
 
@@ -148,6 +168,10 @@ private:
                        : apply_policy(result);
       if (!result.reference.is_null())
         outcome.result = result.reference.dump();
+      std::uint64_t held_back = 0;
+      if (outcome.ok && success_log_.allow(held_back))
+        spdlog::info("{}: {}{}", site_.name(), result.detail,
+                     core::held_back_note(held_back, "successes"));
       return outcome;
     } catch (const std::exception& e) {
       return {false, fmt::format("{}: {}", site_.name(), e.what()), {}};
@@ -189,8 +213,14 @@ private:
   std::optional<dsl::k8s_resource_policy> policy_;
   bool template_parameterized_ = false;
   std::vector<dsl::compiled_parameter> own_;
+  /// `<kind>.parameters[]` read from each firing's rewritten template, with `parameters[]`.
+  std::unique_ptr<dsl::rewritten_parameters> rewritten_own_;
   /// The object of a `resource` or `inline` source, fetched once.
   std::string fixed_object_;
+  /// One info line a second names the object a success acted on (Argo's sensors log each).
+  mutable core::log_throttle success_log_{std::chrono::seconds(1)};
+  /// Why there is no API client (a dry run without a Kubernetes configuration); empty otherwise.
+  std::string no_api_;
   mutable stoppable_sleep sleep_;
   /// Last: joined (in the destructor) before the rest goes.
   boost::asio::thread_pool pool_{workers};

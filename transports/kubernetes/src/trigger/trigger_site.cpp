@@ -14,6 +14,13 @@ std::string text(const nlohmann::json& object, const char* key) {
   return found != object.end() && found->is_string() ? found->get<std::string>() : "";
 }
 
+/// The client of `site`; throws when it has none (a dry run without a Kubernetes configuration).
+api_client& client_of(const trigger_site& site, std::string_view what) {
+  if (!site.client)
+    throw std::runtime_error(fmt::format("{} needs the Kubernetes API", what));
+  return *site.client;
+}
+
 } // namespace
 
 std::string trigger_site::name() const {
@@ -24,12 +31,13 @@ std::string trigger_site::namespace_of(const nlohmann::json& object) const {
   if (auto metadata = object.find("metadata"); metadata != object.end() && metadata->is_object())
     if (auto ns = text(*metadata, "namespace"); !ns.empty())
       return ns;
-  return sensor_namespace.empty() ? client->config().default_namespace : sensor_namespace;
+  return sensor_namespace.empty() ? client_of(*this, "the default namespace").config().default_namespace
+                                  : sensor_namespace;
 }
 
 resource_info trigger_site::resource_of(const std::string& api_version,
                                         const std::string& kind) const {
-  auto found = client->find_resource(api_version, kind);
+  auto found = client_of(*this, "finding kind " + kind).find_resource(api_version, kind);
   if (!found)
     throw std::runtime_error(fmt::format(
       "the API server serves no kind {} in {} (its discovery does not list it)", kind,
@@ -53,7 +61,7 @@ nlohmann::json trigger_site::send(const std::string& method, const std::string& 
   request.path = path;
   request.body = body;
   request.content_type = content_type;
-  auto response = client->call(std::move(request));
+  auto response = client_of(*this, what).call(std::move(request));
   if (!response.ok())
     throw std::runtime_error(fmt::format("{}: {}", what, response.message()));
   if (response.body.empty())
@@ -65,7 +73,7 @@ std::optional<nlohmann::json> trigger_site::get(const std::string& path,
                                                 const std::string& what) const {
   api_request request;
   request.path = path;
-  auto response = client->call(std::move(request));
+  auto response = client_of(*this, what).call(std::move(request));
   if (response.status == 404)
     return std::nullopt;
   if (!response.ok())

@@ -5,6 +5,10 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
 
 namespace ganglion::core {
 
@@ -36,5 +40,12 @@ private:
   std::chrono::steady_clock::time_point next_{};
   std::uint64_t held_back_ = 0;
 };
+
+/// ` (<held_back> more <what> not logged)`, or nothing when no line was held back.
+inline std::string held_back_note(std::uint64_t held_back, std::string_view what = "") {
+  if (held_back == 0)
+    return {};
+  return fmt::format(" ({} more {}{}not logged)", held_back, what, what.empty() ? "" : " ");
+}
 
 } // namespace ganglion::core

@@ -5,6 +5,8 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,28 +25,67 @@ std::vector<compiled_parameter> compile_parameters(const std::vector<trigger_par
 /// std::runtime_error when the text is not an object or has no such object.
 std::string template_object(const std::string& template_text, std::string_view key);
 
+/// The `list` (`parameters`, `payload`) of a trigger's `<kind>` object given as JSON text, read
+/// as the loader reads the manifest's; empty when absent or null. Throws std::runtime_error
+/// naming `<field>[<index>]` when the list or one of its fields has the wrong type (Argo's
+/// json.Unmarshal of the rewritten template fails there too).
+std::vector<trigger_parameter> parameters_in(std::string_view object_json, std::string_view list,
+                                             std::string_view field);
+
+/// A `<kind>` object's `list` as the trigger's `parameters[]` rewrote it on one firing,
+/// compiled; the last list compiled is kept and reused while the rewritten list is the same.
+/// Thread-safe.
+class rewritten_parameters {
+public:
+  /// Reads `list` of each object given to of(); `field` names it in errors (`http.payload`).
+  rewritten_parameters(std::string list, std::string field)
+    : list_(std::move(list)), field_(std::move(field)) {}
+
+  /// The compiled `list` of `object_json`; throws std::runtime_error (reading) or
+  /// std::invalid_argument (compiling), naming the field.
+  std::shared_ptr<const std::vector<compiled_parameter>> of(std::string_view object_json);
+
+private:
+  std::string list_;
+  std::string field_;
+  std::mutex mutex_;
+  std::string last_text_;
+  std::shared_ptr<const std::vector<compiled_parameter>> last_;
+};
+
 /// A trigger's `parameters[]` and its resource's `<key>.parameters[]`, applied as Argo does:
 /// ApplyTemplateParameters on the whole template, then ApplyResourceParameters on its `<key>`
-/// object.
+/// object with the `<key>.parameters[]` of the template as the first step left it (a template
+/// parameter may rewrite them: Argo's tutorial 02, sensor-05).
 class resource_parameters {
 public:
   /// Compiles both lists (std::invalid_argument naming the field) and, when any parameter is
   /// given, takes the template from `template_text` (std::runtime_error when it has no `key`
-  /// object).
+  /// object). `apply_own`: false when the executor applies `<key>.parameters[]` itself, so
+  /// they are neither compiled nor applied here.
   resource_parameters(const std::vector<trigger_parameter>& template_parameters,
                       const std::vector<trigger_parameter>& own_parameters, std::string_view key,
-                      const std::function<std::string()>& template_text);
+                      const std::function<std::string()>& template_text,
+                      bool apply_own = true);
 
   /// True when no parameter is given: the resource is the manifest's as it is.
   bool empty() const { return template_.empty() && own_.empty(); }
 
+  /// True when the trigger's `parameters[]` rewrite the template on every firing.
+  bool rewrites_template() const { return !template_.empty(); }
+
   /// The `<key>` object with the parameters applied, as JSON text; throws std::runtime_error.
-  std::string resolve(const event_lookup& lookup) const;
+  /// `rewritten`, when given, receives the `<key>` object as the template parameters left it
+  /// (before `<key>.parameters[]`), or the manifest's when there are none.
+  std::string resolve(const event_lookup& lookup, std::string* rewritten = nullptr);
 
 private:
   std::string key_;
+  bool apply_own_ = true;
   std::vector<compiled_parameter> template_;
   std::vector<compiled_parameter> own_;
+  /// `<key>.parameters[]` of the rewritten template, when template parameters apply.
+  std::unique_ptr<rewritten_parameters> rewritten_own_;
   /// The whole template, when template parameters apply.
   std::string template_json_;
   /// Its `<key>` object, when only the resource's own parameters apply.
