@@ -90,7 +90,7 @@ reload_outcome reloader::reload_once() {
     if (d.level == dsl::severity::error)
       outcome.errors.push_back(d.to_string());
     else
-      spdlog::warn("{}", d.to_string());
+      spdlog::warn("{}", d.without_level());
   }
   if (outcome.errors.empty()) {
     try {

@@ -366,6 +366,7 @@ TEST(model_load, diagnostic_text_has_the_file_line_column_path_form) {
   EXPECT_EQ(d.to_string(), "f.yaml:3:7: spec.x: bad");
   d.level = severity::warning;
   EXPECT_EQ(d.to_string(), "f.yaml:3:7: warning: spec.x: bad");
+  EXPECT_EQ(d.without_level(), "f.yaml:3:7: spec.x: bad");
   EXPECT_TRUE(has_errors({diagnostic{}, d}));
   EXPECT_FALSE(has_errors({d}));
 }

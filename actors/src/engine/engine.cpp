@@ -199,7 +199,7 @@ std::map<std::string, std::string> warn_unresolved(const dsl::document& doc,
   const auto* sensor = std::get_if<dsl::sensor>(&doc.body);
   for (const auto& w : dsl::unresolved_dependencies(doc, provided)) {
     if (warn)
-      spdlog::warn("{}", w.to_string());
+      spdlog::warn("{}", w.without_level());
     if (!sensor)
       continue;
     const auto& deps = sensor->spec.dependencies;

@@ -185,9 +185,7 @@ std::vector<refusal> check_runnability(const std::vector<dsl::document>& documen
 }
 
 std::string refusal::text() const {
-  auto plain = why;
-  plain.level = dsl::severity::error;
-  return plain.to_string();
+  return why.without_level();
 }
 
 std::string runnability_summary(const std::vector<refusal>& refusals) {

@@ -24,6 +24,12 @@ std::string diagnostic::to_string() const {
   return out;
 }
 
+std::string diagnostic::without_level() const {
+  auto plain = *this;
+  plain.level = severity::error;
+  return plain.to_string();
+}
+
 std::string yaml_child_path(const std::string& parent, std::string_view key) {
   return detail::child_path(parent, key);
 }

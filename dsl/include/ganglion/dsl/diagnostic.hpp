@@ -31,6 +31,8 @@ struct diagnostic {
   /// Renders `file:line:col: path: message` (with `warning: ` before the path for warnings);
   /// `object: path: message` for an object of the cluster.
   std::string to_string() const;
+  /// to_string() without `warning: `, for a log line whose level says it.
+  std::string without_level() const;
 };
 
 /// The YAML path of entry `key` of the map at `parent`, spelled as diagnostics spell it
