@@ -1,6 +1,6 @@
 // The generic source's lifecycle through the binary, with the C++ example signal service
-// (examples/signals/cpp) as the service: killed and restarted, gone for good (phase Error),
-// revived with the admin restart endpoint.
+// (examples/signals/cpp) as the service: down from the start (Pending, not ready), killed and
+// restarted, gone for good (phase Error), revived with the admin restart endpoint.
 
 #include <thread>
 
@@ -78,6 +78,32 @@ std::pair<std::string, std::string> source_phase(const e2e::engine_process& engi
 
 } // namespace
 
+TEST(e2e_signals, a_service_down_from_the_start_keeps_the_source_pending_until_it_answers) {
+  test::http_sink sink;
+  auto port = test::free_port();
+  e2e::engine_options options;
+  options.wait_ready = false;
+  e2e::engine_process engine{manifests(port, sink.url("/fired")), options};
+  auto failures =
+    "ganglion_source_connect_failures_total{eventsource=\"signals\",event=\"example\"}";
+  ASSERT_TRUE(
+    test::eventually([&] { return engine.metrics().find(failures) != std::string::npos; }, 15s))
+    << engine.output();
+  EXPECT_EQ(source_phase(engine).first, "Pending") << engine.status();
+  auto ready = test::http_request("GET", engine.admin_url("/ready"));
+  EXPECT_EQ(ready.status, 503);
+  auto connecting =
+    fmt::format("source signals/example: Pending: connecting to 127.0.0.1:{}", port);
+  EXPECT_NE(ready.body.find(connecting), std::string::npos) << ready.body;
+
+  signal_service service{port, {"--interval-ms", "50"}};
+  ASSERT_TRUE(service.listening()) << service.process().output();
+  ASSERT_TRUE(test::eventually([&] { return source_phase(engine).first == "Running"; }, 20s))
+    << engine.status() << engine.output();
+  EXPECT_EQ(test::http_request("GET", engine.admin_url("/ready")).status, 200);
+  EXPECT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+}
+
 TEST(e2e_signals, a_killed_service_is_reconnected_and_a_lost_one_revived_by_restart) {
   test::http_sink sink;
   auto port = test::free_port();
@@ -123,7 +149,10 @@ TEST(e2e_signals, a_killed_service_is_reconnected_and_a_lost_one_revived_by_rest
 TEST(e2e_signals, the_restart_endpoint_answers_unknown_sources_and_wrong_methods) {
   auto port = test::free_port();
   test::http_sink sink;
-  e2e::engine_process engine{manifests(port, sink.url("/fired"))};
+  e2e::engine_options options;
+  options.wait_ready = false; // nothing listens on `port`: the source stays Pending
+  e2e::engine_process engine{manifests(port, sink.url("/fired")), options};
+  ASSERT_TRUE(test::wait_http_ok(engine.admin_url("/health"), 10s)) << engine.output();
   EXPECT_EQ(test::http_request("POST", engine.admin_url("/v1/sources/nope/example/restart")).status, 404);
   EXPECT_EQ(test::http_request("GET", engine.admin_url("/v1/sources/signals/example/restart")).status, 405);
   EXPECT_EQ(test::http_request("POST", engine.admin_url("/v1/sources/signals")).status, 404);

@@ -306,8 +306,11 @@ TEST(e2e_signals_python, tls_with_a_certificate_the_engine_is_told_to_trust) {
       EXPECT_EQ(body["body"].value("replica", ""), "tls") << body.dump();
   }
 
-  // Without --grpc-ca-file the system's CAs do not know the certificate: the source fails.
-  e2e::engine_process untrusting{manifests};
+  // Without --grpc-ca-file the system's CAs do not know the certificate: the source fails
+  // (Pending, never Running, then Error), so the engine never becomes ready.
+  e2e::engine_options options;
+  options.wait_ready = false;
+  e2e::engine_process untrusting{manifests, options};
   nlohmann::json status;
   EXPECT_TRUE(test::eventually(
     [&] {

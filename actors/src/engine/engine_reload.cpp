@@ -61,13 +61,14 @@ void keep_phases(status_board& status, const std::vector<component_status>& befo
   }
 }
 
-/// Waits until every source of `names` reports how its start went (listening or failed), so
-/// that a reload's answer means its new webhooks listen.
+/// Waits until every source of `names` reports how its start went (listening, failed, or
+/// started and waiting for its service: Pending with a message), so that a reload's answer
+/// means its new webhooks listen.
 void await_sources(const status_board& status, std::set<std::string> names) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (!names.empty() && std::chrono::steady_clock::now() < deadline) {
     for (const auto& c : status.snapshot())
-      if (c.kind == "source" && c.phase != phase::pending)
+      if (c.kind == "source" && (c.phase != phase::pending || !c.message.empty()))
         names.erase(c.name);
     if (!names.empty())
       std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -47,6 +47,8 @@ using commit_atom = caf::atom_constant<caf::atom("commit")>;
 using owner_atom = caf::atom_constant<caf::atom("owner")>;
 /// A trigger actor to its sensor: it has started and takes firings.
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
+/// A source to its actor: it delivers now (source_context::connected).
+using connected_atom = caf::atom_constant<caf::atom("connected")>;
 
 } // namespace ganglion::core
 

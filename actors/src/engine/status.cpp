@@ -48,7 +48,7 @@ std::string execution_record::last_result() const {
 }
 
 void status_board::set(const std::string& kind, const std::string& name, phase p,
-                       const std::string& error) {
+                       const std::string& error, const std::string& message) {
   std::lock_guard guard{mutex_};
   auto [it, added] = components_.try_emplace({kind, name});
   auto& entry = it->second;
@@ -61,6 +61,7 @@ void status_board::set(const std::string& kind, const std::string& name, phase p
   entry.phase = p;
   if (!error.empty())
     entry.last_error = error;
+  entry.message = message;
   blocking_ += blocking(entry);
 }
 
@@ -139,6 +140,8 @@ std::vector<std::string> status_board::blockers() const {
     if (!blocking(c))
       continue;
     auto line = c.kind + " " + c.name + ": " + to_string(c.phase);
+    if (!c.message.empty())
+      line += ": " + c.message;
     if (!c.last_error.empty())
       line += ": " + c.last_error;
     out.push_back(std::move(line));
@@ -179,6 +182,8 @@ std::string status_board::to_json() const {
                         {"phase", to_string(c.phase)},
                         {"restarts", c.restarts},
                         {"since", c.since}};
+    if (!c.message.empty())
+      item["message"] = c.message;
     if (!c.last_error.empty())
       item["lastError"] = c.last_error;
     if (c.executions)

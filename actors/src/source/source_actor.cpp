@@ -20,17 +20,31 @@ namespace {
 
 using source_ptr = caf::stateful_actor<source_state>*;
 
-/// Starts the source; false (and the actor quits) when the factory throws.
-bool start(source_ptr self, const source_factory& factory, const source_context& context,
+/// Starts the source; false (and the actor quits) when the factory throws. A source that waits
+/// before it delivers (source_factory::pending_until_connected) is Pending until it reports.
+bool start(source_ptr self, const source_factory& factory, source_context context,
            status_board* status, const std::string& status_name) {
+  auto& st = self->state;
+  context.connected = [weak = self->address(), start_id = ++st.starts] {
+    if (auto strong = caf::actor_cast<caf::actor>(weak))
+      caf::anon_send(strong, connected_atom::value, start_id);
+  };
+  std::string waiting_for;
   try {
-    self->state.running = start_source(factory, context);
+    waiting_for = factory.waiting_for(context);
+    st.running = start_source(factory, context);
   } catch (const std::exception& ex) {
     self->quit(component_failure(ex.what()));
     return false;
   }
-  status->set("source", status_name, phase::running);
-  spdlog::info("source {} is running", status_name);
+  st.waiting = !waiting_for.empty();
+  if (st.waiting) {
+    status->set("source", status_name, phase::pending, {}, waiting_for);
+    spdlog::info("source {} started, {}", status_name, waiting_for);
+  } else {
+    status->set("source", status_name, phase::running);
+    spdlog::info("source {} is running", status_name);
+  }
   return true;
 }
 
@@ -66,11 +80,20 @@ caf::behavior source_actor(caf::stateful_actor<source_state>* self, source_facto
       self->state.running.reset();
       self->quit(component_failure(error, failure_kind::final));
     },
+    [=](connected_atom, std::uint64_t start_id) {
+      auto& st = self->state;
+      if (!st.running || !st.waiting || start_id != st.starts)
+        return;
+      st.waiting = false;
+      status->set("source", status_name, phase::running);
+      spdlog::info("source {} is running", status_name);
+    },
     [=](owner_atom, bool owned) {
       if (owned && !self->state.running) {
         start(self, factory, context, status, status_name);
       } else if (!owned && self->state.running) {
         self->state.running.reset();
+        self->state.waiting = false;
         status->set("source", status_name, phase::standby);
         spdlog::info("source {}: handed over to another replica", status_name);
       }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -16,12 +17,17 @@ struct source_state {
   std::unique_ptr<source> running;
   /// Active-passive sources on a remote bus: the ownership watch.
   std::shared_ptr<void> owner_watch;
+  /// Starts so far; a source_context::connected report names the start it belongs to.
+  std::uint64_t starts = 0;
+  /// The running source is `Pending` until it reports source_context::connected.
+  bool waiting = false;
   static inline const char* name = "ganglion.source";
 };
 
 /// One actor per named event of an EventSource: starts the source through its factory, marks
-/// it Running once it listens, and fails (for its supervisor to restart) when the factory
-/// throws or the source reports a failure. With `owners` (an active-passive source on a remote
+/// it Running once it listens (a factory with `pending_until_connected`: Pending, with what it
+/// waits for, until the source reports source_context::connected), and fails (for its
+/// supervisor to restart) when the factory throws or the source reports a failure. With `owners` (an active-passive source on a remote
 /// bus), the source runs only while this replica owns it and waits in Standby otherwise.
 caf::behavior source_actor(caf::stateful_actor<source_state>* self, source_factory factory,
                            source_context context, status_board* status, std::string status_name,

@@ -161,7 +161,7 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
     std::make_shared<const source_metrics>(ctx.metrics, ctx.event_source_name, ctx.event_name);
   auto window = std::make_shared<bus_window>(ctx.bus, opts.max_in_flight, *metrics, name);
   auto give_up = ctx.give_up ? ctx.give_up : ctx.fail;
-  auto health = std::make_shared<source_health>(opts.max_failed_attempts, give_up);
+  auto health = std::make_shared<source_health>(opts.max_failed_attempts, give_up, ctx.connected);
   spdlog::info("{}: connecting to {}{}", name, spec.url, spec.insecure ? " (plaintext)" : " (TLS)");
   return std::make_unique<generic_source>(std::move(setup), std::move(*target), std::move(window),
                                           std::move(health), std::move(metrics));
@@ -190,8 +190,12 @@ std::vector<std::string> check_source(const core::source_context& ctx) {
 }
 
 core::source_factory make_source_factory(options opts) {
-  return {[opts](const core::source_context& ctx) { return start_source(opts, ctx); },
-          check_source, source_spec_step()};
+  core::source_factory factory{
+    [opts](const core::source_context& ctx) { return start_source(opts, ctx); }, check_source,
+    source_spec_step()};
+  return factory.pending_until_connected([](const core::source_context& ctx) {
+    return "connecting to " + core::spec_of<generic_spec>(ctx).url;
+  });
 }
 
 } // namespace ganglion::grpc

@@ -11,16 +11,24 @@ namespace ganglion::grpc::detail {
 /// Counts a generic source's consecutive failed attempts across its replicas. An attempt that
 /// fails while another replica's stream is open does not count: that replica answers. The
 /// `max_failures`-th failure in a row calls `give_up` once, and the source's streams stop.
-/// Thread-safe.
+/// The first stream that opens calls `connected` once. Thread-safe.
 class source_health {
 public:
-  source_health(int max_failures, std::function<void(const std::string&)> give_up)
-    : max_failures_(max_failures), give_up_(std::move(give_up)) {}
+  source_health(int max_failures, std::function<void(const std::string&)> give_up,
+                std::function<void()> connected)
+    : max_failures_(max_failures), give_up_(std::move(give_up)), connected_(std::move(connected)) {}
 
   /// A replica's stream opened.
   void stream_opened() {
-    std::lock_guard guard{mutex_};
-    ++open_streams_;
+    bool first = false;
+    {
+      std::lock_guard guard{mutex_};
+      ++open_streams_;
+      first = !opened_;
+      opened_ = true;
+    }
+    if (first && connected_)
+      connected_();
   }
 
   /// A replica's stream ended.
@@ -70,7 +78,9 @@ public:
 private:
   const int max_failures_;
   std::function<void(const std::string&)> give_up_;
+  std::function<void()> connected_;
   mutable std::mutex mutex_;
+  bool opened_ = false;
   int open_streams_ = 0;
   int failures_ = 0;
   bool gave_up_ = false;

@@ -36,6 +36,10 @@ struct source_context {
   /// with `error` until it is restarted (`POST /v1/sources/{eventsource}/{event}/restart`, or
   /// a reload that changes it). Callable from any thread.
   std::function<void(const std::string& error)> give_up;
+  /// Reports that the source delivers now (a generic source: its first stream opened). A source
+  /// whose factory has `pending_until_connected` is shown `Pending` until it calls this, and
+  /// `Running` after; other sources need not call it. Callable from any thread, more than once.
+  std::function<void()> connected;
 };
 
 /// A running event source; destroying it stops it (releases ports, connections, threads).
@@ -60,6 +64,9 @@ class source_factory {
 public:
   /// Starts a source; returns once it listens. Throws source_error.
   using create_function = std::function<std::unique_ptr<source>(const source_context&)>;
+  /// What a started source waits for before it delivers (`connecting to 127.0.0.1:9000`);
+  /// empty: nothing, it delivers once `create` returns.
+  using waiting_function = std::function<std::string(const source_context&)>;
 
   source_factory() = default;
 
@@ -89,10 +96,24 @@ public:
   /// The kind's spec step (empty functions: the kind has none).
   const dsl::kind_spec& spec() const noexcept { return spec_; }
 
+  /// Sources of this kind start `Pending`, waiting for what `waiting_for` says, and are
+  /// `Running` once they call source_context::connected. Without it a source is `Running` once
+  /// `create` returns.
+  source_factory& pending_until_connected(waiting_function waiting_for) {
+    waiting_for_ = std::move(waiting_for);
+    return *this;
+  }
+
+  /// What the source of `ctx` waits for once started; empty when it delivers at once.
+  std::string waiting_for(const source_context& ctx) const {
+    return waiting_for_ ? waiting_for_(ctx) : std::string{};
+  }
+
 private:
   create_function create_;
   source_check check_;
   dsl::kind_spec spec_;
+  waiting_function waiting_for_;
 };
 
 /// Starts the source of `ctx` with `factory` behind the core's source step: when the event has

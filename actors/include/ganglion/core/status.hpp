@@ -59,6 +59,9 @@ struct component_status {
   std::string name; ///< e.g. `webhook/example`, `my-sensor/my-trigger`
   core::phase phase = phase::pending;
   std::string last_error;
+  /// What the component waits for in its phase (a Pending source: `connecting to host:port`);
+  /// set with the phase, so the next phase change clears it.
+  std::string message;
   std::uint32_t restarts = 0;
   std::string since; ///< RFC 3339 time of the last phase change
   /// A trigger's executions (`lastExecution`, `lastResult`); null until its actor asks for it.
@@ -77,8 +80,10 @@ struct config_status {
 /// Thread-safe table of component phases, written by supervisors and read by admin.
 class status_board {
 public:
-  /// Sets the phase of a component (creating it); `error` replaces last_error when not empty.
-  void set(const std::string& kind, const std::string& name, phase p, const std::string& error = {});
+  /// Sets the phase of a component (creating it); `error` replaces last_error when not empty,
+  /// `message` replaces the message.
+  void set(const std::string& kind, const std::string& name, phase p, const std::string& error = {},
+           const std::string& message = {});
   /// Counts one restart.
   void count_restart(const std::string& kind, const std::string& name);
   /// Forgets the last error and the restarts of a component whose new version starts (added or
@@ -93,8 +98,9 @@ public:
   std::vector<component_status> snapshot() const;
   /// True when every source is running and no sensor is still pending.
   bool all_sources_running() const;
-  /// What keeps the engine from being ready, one line per component:
-  /// `source hooks/a: Error: github event sources are not run by ganglion yet …`.
+  /// What keeps the engine from being ready, one line per component, with its message and last
+  /// error: `source hooks/a: Error: github event sources are not run by ganglion yet …`,
+  /// `source signals/example: Pending: connecting to 127.0.0.1:9000`.
   std::vector<std::string> blockers() const;
   /// The board as the /v1/status JSON document.
   std::string to_json() const;

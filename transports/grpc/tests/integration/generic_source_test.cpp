@@ -20,6 +20,7 @@
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/grpc/spec.hpp"
 #include "ganglion/grpc/transport.hpp"
+#include "http_sink.hpp"
 #include "kind_manifests.hpp"
 #include "kube/test_ca.hpp"
 #include "log_capture.hpp"
@@ -118,6 +119,10 @@ protected:
   }
 
   std::unique_ptr<core::source> start() {
+    return core::start_source(gg::make_source_factory(opts), context());
+  }
+
+  core::source_context context() {
     es.metadata.name = "signals";
     test::put_event(es, "generic", "example", spec);
     core::source_context ctx;
@@ -130,7 +135,8 @@ protected:
     ctx.metrics = &metrics;
     ctx.fail = [this](const std::string& error) { record_end("fail: " + error); };
     ctx.give_up = [this](const std::string& error) { record_end(error); };
-    return core::start_source(gg::make_source_factory(opts), ctx);
+    ctx.connected = [this] { ++connects; };
+    return ctx;
   }
 
   void record_end(const std::string& error) {
@@ -161,6 +167,7 @@ protected:
   std::string secrets = test::temp_dir();
   std::mutex mutex;
   std::vector<std::string> ended;
+  std::atomic<int> connects{0};
   test::log_capture log;
 };
 
@@ -303,6 +310,26 @@ TEST_F(generic_source_test, a_service_killed_mid_stream_and_restarted_loses_noth
   ASSERT_EQ(events.size(), 10u);
   for (int i = 0; i < 10; ++i)
     EXPECT_EQ(bodies(events)[i], (json{{"n", i + 1}}.dump()));
+  EXPECT_TRUE(ends().empty());
+}
+
+TEST_F(generic_source_test, waits_pending_and_reports_connected_when_its_first_stream_opens) {
+  auto port = test::free_port();
+  add("127.0.0.1:" + std::to_string(port));
+  opts.max_failed_attempts = 1000;
+  EXPECT_EQ(gg::make_source_factory(opts).waiting_for(context()),
+            "connecting to 127.0.0.1:" + std::to_string(port));
+  auto source = start();
+  ASSERT_TRUE(
+    test::eventually([&] { return counter("ganglion_source_connect_failures_total") > 0; }));
+  EXPECT_EQ(connects.load(), 0) << "nothing listens on the port: no stream opened";
+
+  test::test_signal_server server{serve("127.0.0.1", port)};
+  ASSERT_TRUE(server.started());
+  ASSERT_TRUE(test::eventually([&] { return connects.load() > 0; }));
+  server.send(R"({"n":1})");
+  ASSERT_EQ(bus->wait_for(1).size(), 1u);
+  EXPECT_EQ(connects.load(), 1);
   EXPECT_TRUE(ends().empty());
 }
 

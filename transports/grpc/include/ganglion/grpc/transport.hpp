@@ -43,7 +43,8 @@ struct options {
 
 /// The `generic` source: calls `Eventing.StartEventSource{name, config}` on every replica `url`
 /// resolves to and publishes each event of each stream as a CloudEvent of type `generic` with
-/// Argo's data `{"body":…,"metadata":{…}}`. Reconnects with backoff; after
+/// Argo's data `{"body":…,"metadata":{…}}`. `Pending` (`connecting to <url>`) until its first
+/// stream opens (source_context::connected), `Running` after. Reconnects with backoff; after
 /// `max_failed_attempts` consecutive failures with no replica answering it gives up (phase
 /// `Error`). Throws core::source_error for a spec that cannot run (bad url, missing secret).
 core::source_factory make_source_factory(options opts = {});
