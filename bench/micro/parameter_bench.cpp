@@ -53,11 +53,15 @@ std::vector<dsl::compiled_parameter> compiled_parameters() {
 constexpr std::string_view body_template = R"({"action":"","user":"","type":"","static":true})";
 
 /// An HTTP trigger template as a loaded manifest gives it.
+/// The template as the loader writes it: its `http.parameters` are resource_parameters()'s own
+/// list, which a trigger-level parameter's rewrite reads from here.
 constexpr std::string_view trigger_template =
   R"({"name":"to-sink","conditions":"payload","http":{"url":"http://sink:8080/hook",)"
   R"("method":"POST","headers":{"Content-Type":"application/json","X-Static":"yes"},)"
   R"("timeout":10,"payload":[{"src":{"dependencyName":"payload","dataKey":"body.action"},)"
-  R"("dest":"action"}]}})";
+  R"("dest":"action"}],"parameters":[{"src":{"dependencyName":"payload","dataTemplate":)"
+  R"("http://sink:8080/{{ .Input.body.action }}"},"dest":"url"},{"src":{"dependencyName":)"
+  R"("payload","contextKey":"type"},"dest":"headers.X-Type"}]}})";
 
 /// `http.parameters[]` (dataKey → url, contextKey → a header) and, with `template_level`, a
 /// trigger-level parameter (dataTemplate → http.method).
@@ -84,8 +88,8 @@ void parameter_render(benchmark::State& state, render what) {
     dsl::go_template::parse("{{ .Input.body.sender.login | upper }}/{{ .Input.body.action }}");
   std::size_t next = 0;
   dsl::event_lookup lookup = [&](std::string_view) { return &corpus.views()[next]; };
-  const auto own_only = resource_parameters(false);
-  const auto with_template = resource_parameters(true);
+  auto own_only = resource_parameters(false);
+  auto with_template = resource_parameters(true);
   std::string document;
   for (auto _ : state) {
     bool ok = false;
