@@ -83,7 +83,7 @@ trigger_invocation parameter_step::resolve(const trigger_invocation& invocation,
   auto lookup = views_.reset(invocation.events, context_view);
   std::string rewritten;
   if (resource_)
-    out.resource_json = resource_->resolve(lookup, &rewritten);
+    out.resource_json = resource_->resolve(lookup, rewritten_payload_ ? &rewritten : nullptr);
   if (rewritten_payload_) {
     // Argo's ConstructPayload reads the payload of the template as the parameters left it.
     auto payload = rewritten_payload_->of(rewritten);

@@ -113,11 +113,6 @@ std::string template_object(const std::string& template_text, std::string_view k
   return simdjson::minify(object);
 }
 
-std::vector<trigger_parameter> parameters_in(std::string_view object_json, std::string_view list,
-                                             std::string_view field) {
-  return read_list(list_text(object_json, list, field), field);
-}
-
 std::shared_ptr<const std::vector<compiled_parameter>>
 rewritten_parameters::of(std::string_view object_json) {
   auto text = list_text(object_json, list_, field_);
@@ -136,15 +131,13 @@ resource_parameters::resource_parameters(const std::vector<trigger_parameter>& t
                                          std::string_view key,
                                          const std::function<std::string()>& template_text,
                                          bool apply_own)
-  : key_(key),
-    apply_own_(apply_own),
-    template_(compile_parameters(template_parameters, "parameters")) {
+  : key_(key), template_(compile_parameters(template_parameters, "parameters")) {
   const auto own_field = fmt::format("{}.parameters", key);
-  if (apply_own_)
+  if (apply_own)
     own_ = compile_parameters(own_parameters, own_field);
   if (!template_.empty()) {
     template_json_ = template_text();
-    if (apply_own_)
+    if (apply_own)
       rewritten_own_ = std::make_unique<rewritten_parameters>("parameters", own_field);
   } else if (!own_.empty()) {
     object_json_ = template_object(template_text(), key_);
@@ -155,8 +148,6 @@ std::string resource_parameters::resolve(const event_lookup& lookup, std::string
   std::string object;
   if (template_.empty()) {
     object = object_json_;
-    if (rewritten)
-      *rewritten = object_json_;
     if (!own_.empty())
       apply_parameters(object, own_, lookup);
     return object;

@@ -25,16 +25,11 @@ std::vector<compiled_parameter> compile_parameters(const std::vector<trigger_par
 /// std::runtime_error when the text is not an object or has no such object.
 std::string template_object(const std::string& template_text, std::string_view key);
 
-/// The `list` (`parameters`, `payload`) of a trigger's `<kind>` object given as JSON text, read
-/// as the loader reads the manifest's; empty when absent or null. Throws std::runtime_error
-/// naming `<field>[<index>]` when the list or one of its fields has the wrong type (Argo's
-/// json.Unmarshal of the rewritten template fails there too).
-std::vector<trigger_parameter> parameters_in(std::string_view object_json, std::string_view list,
-                                             std::string_view field);
-
-/// A `<kind>` object's `list` as the trigger's `parameters[]` rewrote it on one firing,
-/// compiled; the last list compiled is kept and reused while the rewritten list is the same.
-/// Thread-safe.
+/// A `<kind>` object's `list` (`parameters`, `payload`) as the trigger's `parameters[]` rewrote
+/// it on one firing, read as the loader reads the manifest's and compiled; the last list
+/// compiled is kept and reused while the rewritten list is the same. A list or field of the
+/// wrong type is an error naming `<field>[<index>]` (Argo's json.Unmarshal of the rewritten
+/// template fails there too). Thread-safe.
 class rewritten_parameters {
 public:
   /// Reads `list` of each object given to of(); `field` names it in errors (`http.payload`).
@@ -75,13 +70,12 @@ public:
   bool rewrites_template() const { return !template_.empty(); }
 
   /// The `<key>` object with the parameters applied, as JSON text; throws std::runtime_error.
-  /// `rewritten`, when given, receives the `<key>` object as the template parameters left it
-  /// (before `<key>.parameters[]`), or the manifest's when there are none.
+  /// `rewritten`, when given and template parameters apply, receives the `<key>` object as they
+  /// left it (before `<key>.parameters[]`).
   std::string resolve(const event_lookup& lookup, std::string* rewritten = nullptr);
 
 private:
   std::string key_;
-  bool apply_own_ = true;
   std::vector<compiled_parameter> template_;
   std::vector<compiled_parameter> own_;
   /// `<key>.parameters[]` of the rewritten template, when template parameters apply.
