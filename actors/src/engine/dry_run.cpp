@@ -69,6 +69,7 @@ dry_run::dry_run(const std::vector<dsl::document>& documents, const trigger_regi
         trigger_context ctx;
         ctx.sensor_name = run.manifest->metadata.name;
         ctx.sensor_namespace = run.manifest->metadata.namespace_;
+        ctx.sensor_service_account = run.manifest->spec.service_account_name;
         ctx.manifest = &t;
         ctx.secrets = impl_->secrets;
         ctx.metrics = &impl_->metrics;

@@ -151,6 +151,8 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
     trigger_context ctx;
     ctx.sensor_name = sensor.metadata.name;
     ctx.sensor_namespace = sensor.metadata.namespace_;
+    ctx.sensor_service_account = sensor.spec.service_account_name;
+    ctx.data_dir = options.data_dir;
     ctx.manifest = &manifest;
     ctx.secrets = own_secrets;
     ctx.metrics = &metrics;
@@ -182,6 +184,8 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   setup.factory = factory->second;
   setup.context.sensor_name = sensor.metadata.name;
   setup.context.sensor_namespace = sensor.metadata.namespace_;
+  setup.context.sensor_service_account = sensor.spec.service_account_name;
+  setup.context.data_dir = options.data_dir;
   setup.context.secrets = own_secrets;
   setup.context.metrics = &metrics;
   setup.concurrency = options.trigger_concurrency;

@@ -151,6 +151,7 @@ void check_action(refusals_builder& b, const dsl::document& doc, const std::stri
   trigger_context ctx;
   ctx.sensor_name = sensor.metadata.name;
   ctx.sensor_namespace = sensor.metadata.namespace_;
+  ctx.sensor_service_account = sensor.spec.service_account_name;
   ctx.manifest = &t;
   for (const auto& problem : cx.triggers->at(action->type).check(ctx))
     b.add(doc, "trigger", name, at, problem);

@@ -49,6 +49,7 @@ event_source load_event_source(const YAML::Node& root, const load_context& cx) {
     out.spec.event_bus_name = "default";
   out.spec.replicas = static_cast<std::int32_t>(
     std::clamp<std::int64_t>(read_int(spec, "replicas", 1), 1, INT32_MAX));
+  out.spec.service_account_name = read_string(child(spec, "template"), "serviceAccountName");
   if (!spec.IsMap())
     return out;
   for (auto it = spec.begin(); it != spec.end(); ++it) {

@@ -87,6 +87,7 @@ sensor load_sensor(const YAML::Node& root, const load_context& cx) {
     out.spec.event_bus_name = "default";
   out.spec.replicas = static_cast<std::int32_t>(
     std::clamp<std::int64_t>(read_int(spec, "replicas", 1), 1, INT32_MAX));
+  out.spec.service_account_name = read_string(child(spec, "template"), "serviceAccountName");
   out.spec.error_on_failed_round = read_bool(spec, "errorOnFailedRound");
   out.spec.logging_fields = read_string_map(spec, "loggingFields");
   return out;

@@ -81,6 +81,11 @@ struct trigger_context {
   std::string sensor_name;
   /// The sensor's `metadata.namespace`; empty when its manifest gives none.
   std::string sensor_namespace;
+  /// The sensor's `template.serviceAccountName`; empty when its manifest gives none.
+  std::string sensor_service_account;
+  /// The engine's data directory (`--data-dir`), where an executor may keep files of its own
+  /// (e.g. git clones, under a folder of the sensor's namespace); empty: none.
+  std::string data_dir;
   const dsl::trigger* manifest = nullptr;
   std::shared_ptr<const secret_store> secrets;
   metrics_registry* metrics = nullptr;

@@ -34,6 +34,9 @@ struct source_event {
 struct event_source_spec {
   std::string event_bus_name = "default";
   std::int32_t replicas = 1;
+  /// `template.serviceAccountName`: the identity the EventSource's Kubernetes calls use in
+  /// cluster mode (empty: its namespace's `default`).
+  std::string service_account_name;
   /// Every event, in manifest order.
   std::vector<source_event> events;
 

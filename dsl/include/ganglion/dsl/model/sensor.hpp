@@ -91,6 +91,9 @@ struct sensor_spec {
   std::vector<trigger> triggers;
   std::string event_bus_name = "default";
   std::int32_t replicas = 1;
+  /// `template.serviceAccountName`: the identity the Sensor's Kubernetes calls use in cluster
+  /// mode (empty: its namespace's `default`).
+  std::string service_account_name;
   bool error_on_failed_round = false;
   std::map<std::string, std::string> logging_fields;
 };
