@@ -1,7 +1,9 @@
 #include "admin_routes.hpp"
 
+#include <memory>
 #include <stdexcept>
 
+#include "ganglion/core/redact.hpp"
 #include "reload.hpp"
 
 namespace ganglion::app {
@@ -70,10 +72,30 @@ http::handler restart_handler(core::engine& engine) {
   };
 }
 
+/// `serve` behind the checks of `access`, its answers without URL userinfo (unless `raw`).
+http::handler guarded(std::shared_ptr<const admin_access> access, admin_route_kind kind,
+                      http::handler serve, bool raw = false) {
+  return [access = std::move(access), kind, serve = std::move(serve),
+          raw](http::request&& req, http::responder reply) {
+    if (auto refusal = refuse_admin_request(*access, req, kind)) {
+      core::redact_url_userinfo_in_place(refusal->body);
+      reply(std::move(*refusal));
+      return;
+    }
+    if (raw)
+      return serve(std::move(req), std::move(reply));
+    serve(std::move(req), http::responder{[reply](http::response&& r) {
+            core::redact_url_userinfo_in_place(r.body);
+            reply(std::move(r));
+          }});
+  };
+}
+
 } // namespace
 
 std::vector<http::route> serve_admin(http::runtime& transport, const std::string& host_port,
-                                     core::engine& engine, reloader* reloads) {
+                                     core::engine& engine, admin_access access,
+                                     reloader* reloads) {
   auto colon = host_port.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == host_port.size())
     throw std::invalid_argument("expected HOST:PORT, got '" + host_port + "'");
@@ -86,13 +108,22 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
   }
   if (port <= 0 || port > 65535)
     throw std::invalid_argument("invalid port in '" + host_port + "'");
+  access.bound_host = host;
+  auto checks = std::make_shared<const admin_access>(std::move(access));
   auto& pool = *transport.servers;
-  auto serve = [&](const char* path, auto produce) {
+  auto add = [&](const char* path, http::handler handler, admin_route_kind kind = admin_route_kind::api,
+                 bool raw = false) {
     return pool.add_route(host, static_cast<std::uint16_t>(port), path,
-                          [produce](http::request&&, http::responder reply) { reply(produce()); });
+                          guarded(checks, kind, std::move(handler), raw));
   };
+  auto serve = [&](const char* path, auto produce, admin_route_kind kind = admin_route_kind::api,
+                   bool raw = false) {
+    return add(
+      path, [produce](http::request&&, http::responder reply) { reply(produce()); }, kind, raw);
+  };
+  using enum admin_route_kind;
   std::vector<http::route> routes;
-  routes.push_back(serve("/health", [] { return http::text_response(200, "OK"); }));
+  routes.push_back(serve("/health", [] { return http::text_response(200, "OK"); }, probe));
   routes.push_back(serve("/ready", [&engine] {
     if (engine.ready())
       return http::text_response(200, "ready");
@@ -100,22 +131,24 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
     for (const auto& line : engine.status().blockers())
       body += line + "\n";
     return http::text_response(503, body);
-  }));
-  routes.push_back(serve("/metrics", [&engine] {
-    http::response r;
-    r.body = engine.metrics().render();
-    r.content_type = "text/plain; version=0.0.4; charset=utf-8";
-    return r;
-  }));
+  }, probe));
+  routes.push_back(serve(
+    "/metrics",
+    [&engine] {
+      http::response r;
+      r.body = engine.metrics().render();
+      r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+      return r;
+    },
+    api, true));
   routes.push_back(serve("/v1/status", [&engine] {
     http::response r;
     r.body = engine.status().to_json();
     r.content_type = "application/json";
     return r;
   }));
-  routes.push_back(pool.add_route(
-    host, static_cast<std::uint16_t>(port), "/v1/explain",
-    [&engine](http::request&& req, http::responder reply) {
+  routes.push_back(add(
+    "/v1/explain", [&engine](http::request&& req, http::responder reply) {
       auto query = http::parse_query(req.query);
       auto found = query.find("sensor");
       auto sensor = found == query.end() ? std::string{} : found->second.front();
@@ -133,11 +166,9 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
       r.content_type = "application/json";
       reply(std::move(r));
     }));
-  routes.push_back(pool.add_route(host, static_cast<std::uint16_t>(port), "/v1/sources/*",
-                                  restart_handler(engine)));
+  routes.push_back(add("/v1/sources/*", restart_handler(engine)));
   if (reloads)
-    routes.push_back(
-      pool.add_route(host, static_cast<std::uint16_t>(port), "/v1/reload", reload_handler(*reloads)));
+    routes.push_back(add("/v1/reload", reload_handler(*reloads)));
   return routes;
 }
 

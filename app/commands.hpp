@@ -11,6 +11,12 @@ struct run_options {
   std::vector<std::string> files;
   bool no_watch = false;       ///< do not reload when the manifest files change
   std::string admin;           ///< HOST:PORT of the admin endpoints; empty: none
+  /// `--admin-host NAME` (repeatable): more DNS names the admin server answers to in `Host`
+  /// (`*.suffix` for every name under suffix).
+  std::vector<std::string> admin_hosts;
+  /// `--admin-token-file PATH`: the admin API (all but /health and /ready) asks for
+  /// `Authorization: Bearer <its content>`; empty: no token.
+  std::string admin_token_file;
   std::string secrets_dir;
   std::string kubeconfig; ///< `--kubeconfig PATH`: the Kubernetes API the k8s kinds use
   /// `--grpc-ca-file PATH`: the CAs that verify generic sources' TLS servers (empty: the

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "ganglion/core/logging.hpp"
 
 int main(int argc, char** argv) {
   using namespace ganglion::app;
@@ -43,10 +44,21 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--no-watch", run.no_watch,
                     "Do not reload when the manifest files change (SIGHUP and POST /v1/reload "
                     "still do)");
-  run_cmd->add_option("--admin", run.admin,
-                      "HOST:PORT for the admin endpoints: /health /ready /metrics /v1/status "
-                      "/v1/explain?sensor=NAME, POST /v1/reload and POST "
-                      "/v1/sources/EVENTSOURCE/EVENT/restart (none without it)");
+  auto* admin = run_cmd->add_option(
+    "--admin", run.admin,
+    "HOST:PORT for the admin endpoints: /health /ready /metrics /v1/status "
+    "/v1/explain?sensor=NAME, POST /v1/reload and POST "
+    "/v1/sources/EVENTSOURCE/EVENT/restart (none without it; a POST needs the header "
+    "X-Ganglion-Admin: 1)");
+  run_cmd->add_option("--admin-host", run.admin_hosts,
+                      "A DNS name the admin server answers to in Host, besides IP addresses, "
+                      "localhost and the --admin host (repeatable; *.example.com for every name "
+                      "under it)")
+    ->needs(admin);
+  run_cmd->add_option("--admin-token-file", run.admin_token_file,
+                      "File of a bearer token every admin request but /health and /ready must "
+                      "send (Authorization: Bearer TOKEN); read again when it changes")
+    ->needs(admin);
   run_cmd->add_option("--secrets-dir", run.secrets_dir,
                       "Directory of mounted secrets: <dir>/<secret-name>/<key>");
   run_cmd->add_option("--kubeconfig", run.kubeconfig,
@@ -181,6 +193,7 @@ int main(int argc, char** argv) {
   }
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  ganglion::core::redact_log_lines();
   if (*version_cmd) {
     std::printf("ganglion %s\n", GANGLION_VERSION);
     return 0;

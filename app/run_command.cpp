@@ -20,6 +20,7 @@
 #include "manifest_watcher.hpp"
 #include "reload.hpp"
 #include "ganglion/core/engine.hpp"
+#include "ganglion/core/redact.hpp"
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "kinds.hpp"
@@ -137,6 +138,16 @@ int run_command(const run_options& options) {
         spdlog::info("stopped");
     }
   } last_line;
+  // Read first: an unusable token file stops the start before anything runs.
+  std::shared_ptr<admin_token> token;
+  if (!options.admin_token_file.empty()) {
+    try {
+      token = std::make_shared<admin_token>(options.admin_token_file);
+    } catch (const std::exception& ex) {
+      spdlog::error("{}", ex.what());
+      return 1;
+    }
+  }
   http::runtime_options transport_options;
   transport_options.bind_host = options.webhook_host;
   transport_options.server.threads = options.io_threads;
@@ -146,7 +157,7 @@ int run_command(const run_options& options) {
   load_options.empty_directory_ok = options.from_cluster;
   auto loaded = dsl::load_manifests(options.files, load_options);
   for (const auto& d : loaded.diagnostics)
-    std::fprintf(stderr, "%s\n", d.to_string().c_str());
+    std::fprintf(stderr, "%s\n", core::redact_url_userinfo(d.to_string()).c_str());
   if (dsl::has_errors(loaded.diagnostics)) {
     spdlog::error("the manifests have errors; nothing was started");
     return 1;
@@ -227,8 +238,9 @@ int run_command(const run_options& options) {
   reloader reloads{engine, options.files, std::move(load_options), std::move(from_cluster)};
   std::vector<http::route> admin;
   if (!options.admin.empty()) {
+    admin_access access{{}, options.admin_hosts, std::move(token)};
     try {
-      admin = serve_admin(*transport, options.admin, engine, &reloads);
+      admin = serve_admin(*transport, options.admin, engine, std::move(access), &reloads);
     } catch (const std::exception& ex) {
       spdlog::error("cannot serve the admin endpoints on {}: {}", options.admin, ex.what());
       return 1;

@@ -91,6 +91,14 @@ public:
     return fmt::format("http://127.0.0.1:{}{}", admin_port_, path);
   }
 
+  /// POSTs to the admin endpoint `path` the documented way: with `X-Ganglion-Admin: 1`
+  /// (docs/security.md, "The admin API"), and `headers`.
+  test::http_response admin_post(const std::string& path,
+                                 std::vector<std::string> headers = {}) const {
+    headers.push_back("X-Ganglion-Admin: 1");
+    return test::http_request("POST", admin_url(path), {}, headers);
+  }
+
   /// The manifest file the engine runs (a test may rewrite it and reload).
   std::string manifest_file() const { return file_; }
 

@@ -27,7 +27,7 @@ std::string pair_manifests(std::uint16_t port, const std::string& sink, const st
 /// Applies `text` with POST /v1/reload; the reload must succeed.
 void reload_with(reloading_engine& engine, const std::string& text) {
   engine.write(text);
-  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  auto r = engine.admin_post("/v1/reload");
   ASSERT_EQ(r.status, 200) << r.body << engine.output();
 }
 
@@ -99,14 +99,14 @@ void add_a_trigger_by(const std::string& how) {
   if (how == "watch") {
     ASSERT_TRUE(engine.wait_reloads(1)) << engine.output();
   } else {
-    r = test::http_request("POST", engine.admin_url("/v1/reload"));
+    r = engine.admin_post("/v1/reload");
     ASSERT_EQ(r.status, 200) << r.body;
   }
   std::this_thread::sleep_for(300ms);
   auto before = engine.reloads();
   engine.write(one_sensor(port, t + "    - template: {name: t2, log: {}}\n"));
   if (how == "post") {
-    r = test::http_request("POST", engine.admin_url("/v1/reload"));
+    r = engine.admin_post("/v1/reload");
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_NE(r.body.find("sensor/one"), std::string::npos) << r.body;
   } else if (how == "sighup") {

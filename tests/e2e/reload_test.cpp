@@ -84,7 +84,7 @@ TEST(e2e_reload, post_v1_reload_applies_or_refuses_with_422) {
   reloading_engine engine{manifest_set{port, sink.url("")}, false};
   filter_change_scenario(sink, port, engine, [&](const manifest_set& m, bool valid) {
     engine.edit(m);
-    auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+    auto r = engine.admin_post("/v1/reload");
     ASSERT_EQ(r.status, valid ? 200 : 422) << r.body << engine.output();
     if (valid)
       EXPECT_NE(r.body.find("\"applied\": true"), std::string::npos) << r.body;
@@ -101,7 +101,7 @@ TEST(e2e_reload, post_v1_reload_answers_what_changed) {
   reloading_engine engine{m, false};
   m.filter_value = "y";
   engine.edit(m);
-  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  auto r = engine.admin_post("/v1/reload");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find(R"("reconfigured": [
     "sensor/filtered"
@@ -136,7 +136,7 @@ TEST(e2e_reload, a_removed_sensor_stops_receiving) {
   ASSERT_TRUE(wait_count(sink, "/extra", 1)) << engine.output();
   m.extra_sensor = false;
   engine.edit(m);
-  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  auto r = engine.admin_post("/v1/reload");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find(R"("stopped": [
     "sensor/extra"
@@ -178,7 +178,7 @@ TEST(e2e_reload, an_added_event_listens_and_an_unchanged_source_keeps_serving) {
 
   m.event_d = true;
   engine.edit(m);
-  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  auto r = engine.admin_post("/v1/reload");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find(R"("started": [
     "source/hooks/d",
@@ -219,7 +219,7 @@ TEST(e2e_reload, a_changed_event_restarts_on_the_same_port) {
   auto at = text.find("endpoint: /c");
   ASSERT_NE(at, std::string::npos);
   engine.write(text.replace(at, 12, "endpoint: /cee"));
-  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  auto r = engine.admin_post("/v1/reload");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find(R"("restarted": [
     "source/hooks/c"
@@ -255,7 +255,7 @@ TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
 
   test::write_file(engine.manifest_file(),
                    e2e::webhook_source("hooks", port, {"example"}) + e2e::hook_sensor(log));
-  auto r = test::http_request("POST", engine.admin_url("/v1/reload"));
+  auto r = engine.admin_post("/v1/reload");
   ASSERT_EQ(r.status, 200) << r.body;
   ASSERT_TRUE(test::wait_http_ok(engine.admin_url("/ready"), 10s)) << engine.output();
   for (int i = 0; i < 100; ++i) {

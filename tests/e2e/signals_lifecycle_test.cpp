@@ -139,7 +139,7 @@ TEST(e2e_signals, a_killed_service_is_reconnected_and_a_lost_one_revived_by_rest
   auto settled = sink.requests().size();
   std::this_thread::sleep_for(1500ms);
   EXPECT_EQ(sink.requests().size(), settled) << "a source in Error does not reconnect by itself";
-  auto restart = test::http_request("POST", engine.admin_url("/v1/sources/signals/example/restart"));
+  auto restart = engine.admin_post("/v1/sources/signals/example/restart");
   EXPECT_EQ(restart.status, 200) << restart.body;
   ASSERT_TRUE(sink.wait_for(settled + 3, 20s)) << engine.output();
   EXPECT_EQ(source_phase(engine).first, "Running") << engine.status();
@@ -153,9 +153,9 @@ TEST(e2e_signals, the_restart_endpoint_answers_unknown_sources_and_wrong_methods
   options.wait_ready = false; // nothing listens on `port`: the source stays Pending
   e2e::engine_process engine{manifests(port, sink.url("/fired")), options};
   ASSERT_TRUE(test::wait_http_ok(engine.admin_url("/health"), 10s)) << engine.output();
-  EXPECT_EQ(test::http_request("POST", engine.admin_url("/v1/sources/nope/example/restart")).status, 404);
+  EXPECT_EQ(engine.admin_post("/v1/sources/nope/example/restart").status, 404);
   EXPECT_EQ(test::http_request("GET", engine.admin_url("/v1/sources/signals/example/restart")).status, 405);
-  EXPECT_EQ(test::http_request("POST", engine.admin_url("/v1/sources/signals")).status, 404);
+  EXPECT_EQ(engine.admin_post("/v1/sources/signals").status, 404);
 }
 
 TEST(e2e_signals, stopping_the_engine_ends_the_services_stream) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ganglion/core/event.hpp"
+#include "ganglion/core/redact.hpp"
 
 namespace ganglion::core {
 
@@ -25,6 +26,8 @@ const char* to_string(phase p) noexcept {
 }
 
 void execution_record::record(execution_status status) {
+  redact_url_userinfo_in_place(status.error);
+  redact_url_userinfo_in_place(status.detail);
   std::lock_guard guard{mutex_};
   if (!status.result.empty())
     last_result_ = status.result;
@@ -59,9 +62,10 @@ void status_board::set(const std::string& kind, const std::string& name, phase p
   if (entry.phase != p || entry.since.empty())
     entry.since = now_rfc3339();
   entry.phase = p;
+  // Credentials in a URL stay out of /v1/status and /ready (redact.hpp).
   if (!error.empty())
-    entry.last_error = error;
-  entry.message = message;
+    entry.last_error = redact_url_userinfo(error);
+  entry.message = redact_url_userinfo(message);
   blocking_ += blocking(entry);
 }
 
@@ -201,6 +205,8 @@ std::string status_board::to_json() const {
 }
 
 void status_board::set_config(config_status config) {
+  for (auto& error : config.errors)
+    redact_url_userinfo_in_place(error);
   std::lock_guard guard{mutex_};
   config_ = std::move(config);
 }

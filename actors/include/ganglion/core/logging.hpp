@@ -22,4 +22,9 @@ void set_log_callback(log_callback callback);
 /// Writes lines of `level` and above only (default: info).
 void set_log_level(log_level level);
 
+/// Strips the userinfo of every URL (redact_url_userinfo) from each line the default logger
+/// writes, on every sink, from now on; lines given to a log callback are always stripped. The
+/// ganglion binary calls it at start; a host embedding the engine may. Idempotent.
+void redact_log_lines();
+
 } // namespace ganglion::core
