@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "access_review.hpp"
 #include "errors.hpp"
 #include "openapi.hpp"
 #include "resources.hpp"
@@ -88,7 +89,7 @@ api_error forbidden(const api_call& call, const std::string& verb, const verbs::
   if (!at.type.group.empty())
     details["group"] = at.type.group;
   return {403, "Forbidden",
-          subject + " is forbidden: User \"" + call.user + "\" cannot " + verb + " resource \""
+          subject + " is forbidden: User \"" + call.user.name + "\" cannot " + verb + " resource \""
             + resource + "\" in API group \"" + at.type.group + "\" " + scope,
           details};
 }
@@ -129,17 +130,38 @@ parsed_target parse_target(const std::string& target) {
   return parsed;
 }
 
-api_handler::api_handler(store& objects, faults& injected, bool auth_required, std::string address)
-  : store_(objects), faults_(injected), auth_required_(auth_required),
+api_handler::api_handler(store& objects, faults& injected, const authorizer& authorize,
+                         bool auth_required, std::string address)
+  : store_(objects), faults_(injected), authorizer_(authorize), auth_required_(auth_required),
     address_(std::move(address)) {}
 
-api_reply api_handler::handle(const api_call& call) const {
+api_reply api_handler::handle(api_call& call) const {
   try {
     if (auth_required_ && !call.authenticated)
       return failure(api_error{401, "Unauthorized", "Unauthorized"});
+    auto acting = impersonate(call.user, call.impersonation, authorizer_);
+    if (call.impersonation.any()) {
+      call.impersonated_by = call.user.name;
+      call.user = std::move(acting);
+    }
     if (auto f = faults_.take(call.target))
       return injected(*f);
-    return route(call, parse_target(call.target));
+    auto target = parse_target(call.target);
+    if (authorizer_.enabled()) {
+      auto path = call.target.substr(0, call.target.find('?'));
+      auto attributes = attributes_of(call.method, path, target.segments, target.query);
+      auto answer = authorizer_.authorize(call.user, attributes);
+      if (!answer.allowed)
+        throw forbidden(call.user, attributes, answer.reason);
+    }
+    if (is_access_review(target))
+      return self_subject_access_review(call, authorizer_);
+    return route(call, target);
+  } catch (const impersonation_error& e) {
+    api_reply r;
+    r.status = 500;
+    r.text = "Internal Server Error: \"" + call.target + "\": " + e.what();
+    return r;
   } catch (const api_error& e) {
     return failure(e);
   } catch (const std::exception& e) {

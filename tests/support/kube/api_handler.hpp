@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "faults.hpp"
+#include "impersonation.hpp"
+#include "rbac.hpp"
 #include "store.hpp"
 
 namespace ganglion::test::kube {
@@ -23,8 +25,13 @@ struct api_call {
   std::string accept;
   std::string body;
   bool authenticated = false;
-  /// `system:anonymous`, the client certificate's CN, or the token's user.
-  std::string user = "system:anonymous";
+  /// `system:anonymous`, the client certificate's CN and O, or the token's user; after
+  /// handle(), the user the request acts as (impersonated).
+  user_info user{"system:anonymous", {"system:unauthenticated"}};
+  /// The `Impersonate-*` headers.
+  impersonation_headers impersonation{};
+  /// After handle(): the authenticated user when it impersonated `user`, else "".
+  std::string impersonated_by{};
 };
 
 /// A watch stream to open.
@@ -59,13 +66,14 @@ struct parsed_target {
 parsed_target parse_target(const std::string& target);
 
 /// Answers API requests from a store, with the test's faults, requiring authentication when
-/// `auth_required`.
+/// `auth_required`, impersonating and authorizing through `authorize`.
 class api_handler {
 public:
-  api_handler(store& objects, faults& injected, bool auth_required, std::string address);
+  api_handler(store& objects, faults& injected, const authorizer& authorize, bool auth_required,
+              std::string address);
 
-  /// The reply to `call`; never throws.
-  api_reply handle(const api_call& call) const;
+  /// The reply to `call`, whose user becomes the one it acts as; never throws.
+  api_reply handle(api_call& call) const;
 
 private:
   api_reply route(const api_call& call, const parsed_target& target) const;
@@ -77,6 +85,7 @@ private:
 
   store& store_;
   faults& faults_;
+  const authorizer& authorizer_;
   bool auth_required_;
   std::string address_;
 };

@@ -7,6 +7,7 @@
 #include "../eventually.hpp"
 #include "connection.hpp"
 #include "errors.hpp"
+#include "rbac_policy.hpp"
 #include "text.hpp"
 
 namespace ganglion::test::kube {
@@ -15,7 +16,7 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 api_server::impl::impl(server_options opts)
-  : options(std::move(opts)), objects(options.history_limit),
+  : options(std::move(opts)), objects(options.history_limit), access(objects, options),
     tokens(options.tokens.begin(), options.tokens.end()),
     bookmark_ms(options.bookmark_interval.count()) {}
 
@@ -70,8 +71,9 @@ api_server::api_server(server_options options) : impl_(std::make_unique<impl>(st
   s.acceptor.set_option(asio::socket_base::reuse_address(true));
   s.acceptor.bind(endpoint);
   s.acceptor.listen();
-  bool auth_required = !s.tokens.empty() || s.options.require_client_certificate;
-  s.handler = std::make_unique<api_handler>(s.objects, s.injected, auth_required,
+  s.auth_required = !s.tokens.empty() || !s.options.token_users.empty()
+                    || s.options.require_client_certificate;
+  s.handler = std::make_unique<api_handler>(s.objects, s.injected, s.access, s.auth_required,
                                             "127.0.0.1:" + std::to_string(port()));
   if (s.options.seed_namespaces)
     for (const char* ns : {"default", "kube-system"})
@@ -79,6 +81,12 @@ api_server::api_server(server_options options) : impl_(std::make_unique<impl>(st
            {"kind", "Namespace"},
            {"metadata", {{"name", ns}}},
            {"status", {{"phase", "Active"}}}});
+  if (s.options.rbac) {
+    for (auto& type : rbac_resources())
+      s.objects.add_resource(std::move(type));
+    for (auto& object : bootstrap_policy())
+      put(std::move(object));
+  }
   s.accept();
   s.thread = std::thread([&s] {
     for (;;) {
@@ -290,6 +298,14 @@ std::vector<request_record> api_server::requests(std::string_view method,
       found.push_back(std::move(r));
   }
   return found;
+}
+
+std::vector<std::string> api_server::users_of(std::string_view method,
+                                              std::string_view path_prefix) const {
+  std::vector<std::string> users;
+  for (auto& r : requests(method, path_prefix))
+    users.push_back(std::move(r.user));
+  return users;
 }
 
 void api_server::clear_requests() {

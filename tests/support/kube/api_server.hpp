@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +17,14 @@
 namespace ganglion::test::kube {
 
 using json = nlohmann::json;
+
+/// A user as authentication (or impersonation) establishes it.
+struct user_info {
+  std::string name;
+  /// Its groups; `system:authenticated` (and a service account's groups) are added by the
+  /// server, so a test names only its own.
+  std::vector<std::string> groups{};
+};
 
 /// How a test server is started.
 struct server_options {
@@ -35,6 +44,43 @@ struct server_options {
   bool seed_namespaces = true;
   /// The 127.0.0.1 port to listen on; 0: a free one.
   std::uint16_t port = 0;
+  /// Bearer tokens that authenticate as a given user (accepted as `tokens` are). A token of
+  /// `tokens` only is the user `token-user` in the group `system:masters` (unrestricted).
+  std::map<std::string, user_info> token_users{};
+  /// Enforce RBAC (README.md, "RBAC and impersonation"): serve Roles, ClusterRoles, their
+  /// bindings and ServiceAccounts, seed Kubernetes' bootstrap policy, and authorize every
+  /// request as an API server does. Off: every authenticated request is allowed (only
+  /// `forbid()` refuses); impersonation headers still set the request's user.
+  bool rbac = false;
+  /// Users that bypass RBAC.
+  std::vector<std::string> admin_users{"system:admin"};
+  /// Groups whose members bypass RBAC (as `system:masters` does in Kubernetes).
+  std::vector<std::string> admin_groups{"system:masters"};
+};
+
+/// A rule of a Role or ClusterRole (`rbac.authorization.k8s.io/v1` PolicyRule).
+struct policy_rule {
+  std::vector<std::string> api_groups; ///< "" for the core group, `*` for all
+  std::vector<std::string> resources;  ///< plurals, `pods/status`, `*`, `*/status`
+  std::vector<std::string> verbs;      ///< get, list, watch, create, …, impersonate, `*`
+  std::vector<std::string> resource_names{};
+
+  /// The rule as Kubernetes writes it (`apiGroups`, `resources`, `verbs`, `resourceNames`).
+  json to_json() const;
+};
+
+/// A subject of a RoleBinding or ClusterRoleBinding.
+struct rbac_subject {
+  std::string kind; ///< `User`, `Group` or `ServiceAccount`
+  std::string name;
+  std::string ns{}; ///< a ServiceAccount's namespace
+
+  /// The service account `ns`/`name` (user `system:serviceaccount:<ns>:<name>`).
+  static rbac_subject service_account(std::string ns, std::string name);
+  static rbac_subject user(std::string name);
+  static rbac_subject group(std::string name);
+  /// The subject as Kubernetes writes it (`kind`, `name`, `apiGroup` or `namespace`).
+  json to_json() const;
 };
 
 /// A resource the server serves (a row of discovery).
@@ -70,6 +116,13 @@ struct request_record {
   bool authenticated = false;
   /// The status answered (200 for a watch stream).
   int status = 0;
+  /// The user the request acted as: the impersonated one when impersonating, else the
+  /// authenticated one (`system:anonymous` without credentials).
+  std::string user{};
+  /// That user's groups (`system:authenticated` … included).
+  std::vector<std::string> groups{};
+  /// The authenticated user that impersonated `user`; "" when not impersonating.
+  std::string impersonated_by{};
 };
 
 /// A write the server made, as a write hook sees it.
@@ -175,6 +228,17 @@ public:
   /// Sets the interval of BOOKMARK events (for streams opened from now on).
   void set_bookmark_interval(std::chrono::milliseconds interval);
 
+  // RBAC (server_options::rbac)
+
+  /// Creates (or replaces) a Role `name` in `ns` with `rules` and a RoleBinding `name` in `ns`
+  /// of it to `subjects`; with `ns` empty, a ClusterRole and a ClusterRoleBinding. Returns
+  /// the binding as stored.
+  json grant(const std::string& ns, const std::string& name, const std::vector<policy_rule>& rules,
+             const std::vector<rbac_subject>& subjects);
+  /// grant() to the service account `ns`/`service_account`, in `ns`, named after it.
+  json grant_service_account(const std::string& ns, const std::string& service_account,
+                             const std::vector<policy_rule>& rules);
+
   // Faults
 
   /// The next `count` API requests get `status` (a Status with the usual reason; a
@@ -195,6 +259,8 @@ public:
   /// The requests whose method is `method` (any when empty) and whose path (before `?`)
   /// starts with `path_prefix`.
   std::vector<request_record> requests(std::string_view method, std::string_view path_prefix) const;
+  /// The users (record.user) of requests() with `method` and `path_prefix`, in order.
+  std::vector<std::string> users_of(std::string_view method, std::string_view path_prefix) const;
   /// Forgets the requests received so far.
   void clear_requests();
   /// Waits until a received request satisfies `match`; false when `limit` passes first.

@@ -4,6 +4,7 @@
 // as chunked JSON lines (a watch response closes the connection after its last chunk). Runs on
 // the server's io thread.
 
+#include <cctype>
 #include <deque>
 #include <memory>
 #include <string>
@@ -17,6 +18,7 @@
 #include <openssl/x509.h>
 
 #include "errors.hpp"
+#include "identity.hpp"
 #include "server_impl.hpp"
 
 namespace ganglion::test::kube {
@@ -62,9 +64,16 @@ private:
       X509* cert = SSL_get0_peer_certificate(ssl);
       if (!cert || SSL_get_verify_result(ssl) != X509_V_OK)
         return;
+      X509_NAME* subject = X509_get_subject_name(cert);
       char name[256] = {};
-      X509_NAME_get_text_by_NID(X509_get_subject_name(cert), NID_commonName, name, sizeof name);
+      X509_NAME_get_text_by_NID(subject, NID_commonName, name, sizeof name);
       certificate_user_ = name;
+      for (int i = X509_NAME_get_index_by_NID(subject, NID_organizationName, -1); i >= 0;
+           i = X509_NAME_get_index_by_NID(subject, NID_organizationName, i)) {
+        ASN1_STRING* data = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(subject, i));
+        certificate_groups_.emplace_back(reinterpret_cast<const char*>(ASN1_STRING_get0_data(data)),
+                                         static_cast<std::size_t>(ASN1_STRING_length(data)));
+      }
     }
   }
 
@@ -86,24 +95,54 @@ private:
     call.accept = std::string(request[bhttp::field::accept]);
     call.body = request.body();
     std::string authorization{request[bhttp::field::authorization]};
-    if (authorization.rfind("Bearer ", 0) == 0 && server_.tokens.count(authorization.substr(7))) {
+    std::string token = authorization.rfind("Bearer ", 0) == 0 ? authorization.substr(7) : "";
+    auto token_user = server_.options.token_users.find(token);
+    if (!token.empty() && token_user != server_.options.token_users.end()) {
       call.authenticated = true;
-      call.user = "token-user";
+      call.user = authenticated(token_user->second);
+    } else if (!token.empty() && server_.tokens.count(token)) {
+      call.authenticated = true;
+      call.user = authenticated({"token-user", {"system:masters"}});
     } else if (!certificate_user_.empty()) {
       call.authenticated = true;
-      call.user = certificate_user_;
+      call.user = authenticated({certificate_user_, certificate_groups_});
     } else {
-      call.authenticated = server_.tokens.empty() && !server_.options.require_client_certificate;
+      call.authenticated = !server_.auth_required;
     }
+    call.impersonation = impersonation_of(request);
     return call;
+  }
+
+  static impersonation_headers impersonation_of(const bhttp::request<bhttp::string_body>& request) {
+    impersonation_headers headers;
+    static const std::string extra = "impersonate-extra-";
+    for (const auto& field : request) {
+      std::string name{field.name_string()};
+      for (auto& c : name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::string value{field.value()};
+      if (name == "impersonate-user" && headers.user.empty())
+        headers.user = value;
+      else if (name == "impersonate-group")
+        headers.groups.push_back(value);
+      else if (name == "impersonate-uid" && headers.uid.empty())
+        headers.uid = value;
+      else if (name.rfind(extra, 0) == 0)
+        headers.extras.emplace_back(name.substr(extra.size()), value);
+    }
+    return headers;
   }
 
   void on_request() {
     auto request = parser_->release();
     auto call = call_of(request);
     auto reply = server_.handler->handle(call);
-    server_.record(
-      {call.method, call.target, call.content_type, call.body, call.authenticated, reply.status});
+    request_record record{call.method, call.target,        call.content_type,
+                          call.body,   call.authenticated, reply.status};
+    record.user = call.user.name;
+    record.groups = call.user.groups;
+    record.impersonated_by = call.impersonated_by;
+    server_.record(std::move(record));
     keep_alive_ = request.keep_alive();
     if (reply.watch)
       open_watch(*reply.watch, request.version());
@@ -294,6 +333,7 @@ private:
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   std::string certificate_user_;
+  std::vector<std::string> certificate_groups_;
   char probe_[512];
   bool keep_alive_ = true;
   beast::error_code ignored_;

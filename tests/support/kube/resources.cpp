@@ -35,7 +35,7 @@ std::vector<resource_type> builtin_resources() {
 
 bool is_builtin(const resource_type& type) {
   return type.group.empty() || type.group == "apps" || type.group == "batch"
-         || type.group == "apiextensions.k8s.io";
+         || type.group == "apiextensions.k8s.io" || type.group == "rbac.authorization.k8s.io";
 }
 
 std::string singular_of(const resource_type& type) {

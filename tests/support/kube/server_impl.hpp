@@ -18,6 +18,7 @@
 #include "api_handler.hpp"
 #include "api_server.hpp"
 #include "faults.hpp"
+#include "rbac.hpp"
 #include "store.hpp"
 #include "test_ca.hpp"
 
@@ -37,7 +38,10 @@ struct api_server::impl {
   std::unique_ptr<test_ca> ca;
   store objects;
   faults injected;
+  authorizer access;
   std::set<std::string> tokens;
+  /// A request needs a token or a client certificate.
+  bool auth_required = false;
   std::atomic<std::int64_t> bookmark_ms;
 
   mutable std::mutex log_mutex;
