@@ -45,6 +45,8 @@ struct url_artifact {
   std::string path;
   /// Argo's default is false: the server's certificate is not checked.
   bool verify_cert = false;
+  /// Whether the manifest sets verifyCert (unset is warned about).
+  bool verify_cert_set = false;
 };
 
 /// `git.creds` (GitCreds): HTTP basic credentials from secrets.
@@ -154,7 +156,8 @@ struct fetch_options {
   std::string path = "source";
   /// Reads `configmap` (GET /api/v1/namespaces/<ns>/configmaps/<name>); required for it.
   api_client* client = nullptr;
-  /// The sensor's namespace, where Argo mounts the config map from; empty: the client's.
+  /// The sensor's namespace, where Argo mounts the config map from; empty: the client's. Git
+  /// clones of one namespace are never used by another.
   std::string namespace_name;
   /// Resolves `git.creds`, `git.githubApp.privateKey`, `git.sshKeySecret` and s3's keys;
   /// required when they are set.
@@ -163,9 +166,18 @@ struct fetch_options {
   std::size_t max_bytes = std::size_t{2} << 20;
   /// Longest a URL or S3 download, a config map read or a git transfer may take.
   std::chrono::milliseconds timeout{30000};
-  /// Parent of the clones of git locations without `cloneDirectory` (one folder per URL,
-  /// reused by later fetches); empty: `<temp dir>/ganglion-git`.
-  std::string git_cache_dir;
+  /// The engine's data directory: git clones live in `<data_dir>/git/<namespace or _>/`, one
+  /// folder per credentials (private, 0700); empty: `$TMPDIR/ganglion-git-<uid>`.
+  std::string data_dir;
+  /// Plain `http://` git URLs are cloned (never with `creds` or `githubApp`); else only
+  /// https and ssh.
+  bool allow_plain_http_git = false;
+  /// The GitHub REST API root `githubApp` exchanges its JWT at; empty:
+  /// `https://api.github.com` (never the host of `git.url`).
+  std::string github_api_url;
+  /// A PEM bundle trusted instead of the system's CAs by git over https and the GitHub API
+  /// (GitHub Enterprise behind a private CA); empty: the system's.
+  std::string ca_file;
 };
 
 /// Fetches the location Argo reads and returns its object as JSON text: YAML or JSON, of a

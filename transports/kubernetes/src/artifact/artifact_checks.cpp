@@ -1,3 +1,7 @@
+#include <cctype>
+#include <optional>
+#include <vector>
+
 #include <yaml-cpp/yaml.h>
 
 #include "artifact/fetchers.hpp"
@@ -12,11 +16,121 @@ namespace ganglion::kubernetes::detail {
 
 namespace {
 
+/// What `node` is, never its text: artifact content stays out of messages.
+std::string shape_of(const YAML::Node& node) {
+  if (node.IsSequence())
+    return "a list of " + std::to_string(node.size()) + " items";
+  if (node.IsScalar())
+    return "a string of " + std::to_string(node.Scalar().size()) + " bytes";
+  return dsl::detail::describe(node);
+}
+
 bool is_digits(std::string_view text) {
   return text.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
+bool has_control(std::string_view text) {
+  for (unsigned char c : text)
+    if (c < 0x20 || c == 0x7f)
+      return true;
+  return false;
+}
+
+/// The scheme of `url` (`https`), lower-case; empty when it has none.
+std::string scheme_of(std::string_view url) {
+  auto colon_slashes = url.find("://");
+  if (colon_slashes == std::string_view::npos || colon_slashes == 0)
+    return {};
+  std::string out{url.substr(0, colon_slashes)};
+  for (auto& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// `[user@]host:path` (git's scp-like SSH form): a colon before any slash, a host before it.
+bool is_scp_like(std::string_view url) {
+  auto colon = url.find(':');
+  if (colon == std::string_view::npos || url.substr(0, colon).find('/') != std::string_view::npos)
+    return false;
+  auto host = url.substr(0, colon);
+  if (auto at = host.rfind('@'); at != std::string_view::npos)
+    host = host.substr(at + 1);
+  return !host.empty() && host.front() != '-';
+}
+
+/// The components of `path` split at '/', empty ones and `.` dropped.
+std::vector<std::string_view> components(std::string_view path) {
+  std::vector<std::string_view> out;
+  while (!path.empty()) {
+    auto slash = path.find('/');
+    auto part = path.substr(0, slash);
+    if (!part.empty() && part != ".")
+      out.push_back(part);
+    if (slash == std::string_view::npos)
+      break;
+    path.remove_prefix(slash + 1);
+  }
+  return out;
+}
+
 } // namespace
+
+std::string git_url_problem(std::string_view url) {
+  if (has_control(url) || url.find(' ') != std::string_view::npos)
+    return "the URL holds a space or a control character";
+  auto scheme = scheme_of(url);
+  if (scheme == "https" || scheme == "http" || scheme == "ssh") {
+    auto rest = url.substr(scheme.size() + 3);
+    auto authority = rest.substr(0, rest.find_first_of("/?#"));
+    auto host = authority.substr(authority.rfind('@') == std::string_view::npos
+                                   ? 0
+                                   : authority.rfind('@') + 1);
+    if (host.empty() || host.front() == ':' || host.front() == '-')
+      return "the URL names no host";
+    return {};
+  }
+  if (scheme == "file")
+    return "file:// URLs are refused: the repository must be cloned over https or ssh";
+  if (scheme == "git")
+    return "git:// URLs are refused (unauthenticated and unencrypted): use https or ssh";
+  if (!scheme.empty())
+    return scheme + ":// URLs are refused: use https or ssh";
+  if (is_scp_like(url))
+    return {};
+  return "a local path is refused: the repository must be cloned over https (or ssh, "
+         "host:path)";
+}
+
+bool is_plain_http(std::string_view url) {
+  return scheme_of(url) == "http";
+}
+
+std::string repo_file_path_problem(std::string_view path) {
+  if (path.starts_with("/"))
+    return "an absolute path is refused: filePath is relative to the repository's root";
+  if (has_control(path))
+    return "filePath holds a control character";
+  for (auto part : components(path))
+    if (part == "..")
+      return "\"..\" is not allowed in the filePath";
+  if (components(path).empty())
+    return "filePath names no file";
+  return {};
+}
+
+std::optional<std::string> confined_clone_directory(std::string_view dir) {
+  if (has_control(dir))
+    return std::nullopt;
+  std::string out;
+  for (auto part : components(dir)) {
+    if (part == ".." || part == "~" || part.find('\\') != std::string_view::npos)
+      return std::nullopt;
+    if (!out.empty())
+      out += '/';
+    out += part;
+  }
+  return out;
+}
 
 std::string decode_object(std::string_view text) {
   std::string owned{text};
@@ -34,7 +148,7 @@ std::string decode_object(std::string_view text) {
   if (dsl::detail::is_absent(doc))
     throw artifact_error("holds no object (the document is empty)");
   if (!doc.IsMap())
-    throw artifact_error("holds " + dsl::detail::describe(doc)
+    throw artifact_error("holds " + shape_of(doc)
                          + ", not an object (a Kubernetes manifest is a map)");
   YAML::Node holder(YAML::NodeType::Map);
   holder["object"] = doc;

@@ -14,14 +14,32 @@ using namespace dsl::detail;
 
 namespace {
 
-/// Argo's NewGitReader refuses these in filePath and cloneDirectory.
-void check_git_path(const std::string& value, const std::string& path, std::string_view field,
+/// Argo's NewGitReader refuses these in filePath and cloneDirectory; false when it did.
+bool check_git_path(const std::string& value, const std::string& path, std::string_view field,
                     const load_context& cx) {
   for (std::string_view bad : {"..", "~", "\\"})
     if (value.find(bad) != std::string::npos) {
       cx.error(path, "\"" + std::string{bad} + "\" is not allowed in the " + std::string{field});
-      return;
+      return false;
     }
+  return true;
+}
+
+/// https and ssh only; plain http warned about (the engine may allow it), never with
+/// credentials that would cross the network in clear.
+void check_git_url(const std::string& url, const std::string& path, bool sends_password,
+                   const load_context& cx) {
+  if (url.empty())
+    return;
+  if (auto problem = git_url_problem(url); !problem.empty()) {
+    cx.error(path, problem);
+  } else if (is_plain_http(url) && sends_password) {
+    cx.error(path, "creds and githubApp are refused over plain http:// (the password would "
+                   "cross the network in clear): use https");
+  } else if (is_plain_http(url)) {
+    cx.warning(path, "plain http:// is cloned only when the engine allows it "
+                     "(allow_plain_http_git); use https or ssh");
+  }
 }
 
 /// Argo checks none of these; without them GitHub refuses the token exchange.
@@ -39,9 +57,22 @@ void check_github_app(const github_app_creds& app, const std::string& path,
 
 void check_git(const git_artifact& git, const std::string& path, const load_context& cx) {
   require(git.url, child_path(path, "url"), "url", cx);
-  require(git.file_path, child_path(path, "filePath"), "filePath", cx);
-  check_git_path(git.file_path, child_path(path, "filePath"), "filePath", cx);
-  check_git_path(git.clone_directory, child_path(path, "cloneDirectory"), "cloneDirectory", cx);
+  bool sends_password = git.creds || git.github_app;
+  check_git_url(git.url, child_path(path, "url"), sends_password, cx);
+  auto file_path = child_path(path, "filePath");
+  if (require(git.file_path, file_path, "filePath", cx)
+      && check_git_path(git.file_path, file_path, "filePath", cx))
+    if (auto problem = repo_file_path_problem(git.file_path); !problem.empty())
+      cx.error(file_path, problem);
+  auto clone_dir = child_path(path, "cloneDirectory");
+  if (check_git_path(git.clone_directory, clone_dir, "cloneDirectory", cx)) {
+    auto confined = confined_clone_directory(git.clone_directory);
+    if (!git.clone_directory.empty() && (!confined || confined->empty()))
+      cx.error(clone_dir, "cloneDirectory must stay beneath the namespace's clone root");
+    else if (git.clone_directory.starts_with("/"))
+      cx.warning(clone_dir, "the clone is kept under the namespace's clone root "
+                            "(<data dir>/git/<namespace>/…), not at this absolute path");
+  }
   if (git.creds) {
     auto creds = child_path(path, "creds");
     if (!git.creds->username)
@@ -71,6 +102,9 @@ void check_git(const git_artifact& git, const std::string& path, const load_cont
                                            "repository of url is origin)");
     if (git.remote->urls.empty() || git.remote->urls.front().empty())
       cx.error(child_path(remote, "urls"), "urls needs the remote's URL");
+    else
+      check_git_url(git.remote->urls.front(), child_path(remote, "urls") + "[0]",
+                    sends_password, cx);
   }
   if (!git.ref.empty() && (!git.tag.empty() || !git.branch.empty()))
     cx.warning(child_path(path, git.tag.empty() ? "branch" : "tag"),
@@ -84,7 +118,11 @@ void check_url(const url_artifact& url, const std::string& path, const load_cont
   if (!require(url.path, at, "path", cx))
     return;
   if (!url.path.starts_with("http://") && !url.path.starts_with("https://"))
-    cx.error(at, "path must be an http:// or https:// URL, got \"" + url.path + "\"");
+    cx.error(at, "path must be an http:// or https:// URL");
+  else if (url.path.starts_with("https://") && !url.verify_cert_set)
+    cx.warning(child_path(path, "verifyCert"),
+               "verifyCert is not set: the server's certificate is not checked (Argo's "
+               "default); set verifyCert: true");
 }
 
 /// What Argo's S3 reader needs (minio.New refuses an endpoint with a scheme or a path; a

@@ -2,11 +2,14 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <fcntl.h>
+#include <memory>
 #include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
 
 #include "artifact/fetchers.hpp"
+#include "artifact/repo_path.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/kind/read.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
@@ -43,17 +46,23 @@ std::string read_secret(const fetch_options& options, const dsl::secret_key_sele
 std::string read_file_artifact(const file_artifact& file, const fetch_options& options,
                                const std::string& path) {
   auto at = child_path(path, "path");
-  struct stat info {};
-  if (::stat(file.path.c_str(), &info) != 0)
+  int fd = ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
     throw artifact_error(at + ": cannot read " + file.path + ": " + std::strerror(errno));
-  if (!S_ISREG(info.st_mode))
+  std::unique_ptr<int, void (*)(int*)> guard{&fd, [](int* f) { ::close(*f); }};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
     throw artifact_error(at + ": " + file.path + " is not a regular file");
   check_size(static_cast<std::size_t>(info.st_size), options, path);
-  std::ifstream in(file.path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof())
-    throw artifact_error(at + ": cannot read " + file.path);
-  check_size(bytes.size(), options, path);
+  bool over = false;
+  std::string bytes;
+  try {
+    bytes = read_at_most(fd, options.max_bytes, &over);
+  } catch (const std::system_error& e) {
+    throw artifact_error(at + ": cannot read " + file.path + ": " + e.code().message());
+  }
+  if (over)
+    check_size(options.max_bytes + 1, options, path);
   return bytes;
 }
 

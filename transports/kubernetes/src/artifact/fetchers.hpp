@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,22 @@ std::string read_s3_artifact(const s3_artifact& s3, const fetch_options& options
 /// Why Argo's minio client would refuse `endpoint` (`host[:port]`: a scheme, a path, a bad host
 /// or port); empty when it would not.
 std::string s3_endpoint_problem(std::string_view endpoint);
+
+/// Why git may never clone `url` (file://, git://, a local path, another scheme, no host);
+/// empty for https://, http:// (see is_plain_http), ssh:// and scp-like `[user@]host:path`.
+std::string git_url_problem(std::string_view url);
+
+/// Whether `url` is plain `http://`, cloned only with fetch_options::allow_plain_http_git.
+bool is_plain_http(std::string_view url);
+
+/// Why `filePath` cannot name a file beneath the clone (absolute, a `..` component, a control
+/// character, no component); empty when it can.
+std::string repo_file_path_problem(std::string_view path);
+
+/// `cloneDirectory` as a path relative to the namespace's clone root: `.` and empty components
+/// dropped, a leading `/` too (an absolute directory is kept under the root); nullopt when a
+/// component is `..` or `~` or holds `\` or a control character.
+std::optional<std::string> confined_clone_directory(std::string_view dir);
 
 /// `configmap`: the key's value (`data`, else `binaryData`) of the config map in the sensor's
 /// namespace, one trailing newline removed as Argo's volume reader does.

@@ -1,6 +1,5 @@
 #include "artifact/git_repo.hpp"
 
-#include <filesystem>
 #include <mutex>
 #include <stdexcept>
 
@@ -18,6 +17,11 @@ using remote_ptr = std::unique_ptr<::git_remote, git_deleter<::git_remote, git_r
 using object_ptr = std::unique_ptr<git_object, git_deleter<git_object, git_object_free>>;
 using reference_ptr =
   std::unique_ptr<git_reference, git_deleter<git_reference, git_reference_free>>;
+using commit_ptr = std::unique_ptr<git_commit, git_deleter<git_commit, git_commit_free>>;
+using tree_ptr = std::unique_ptr<git_tree, git_deleter<git_tree, git_tree_free>>;
+using tree_entry_ptr =
+  std::unique_ptr<git_tree_entry, git_deleter<git_tree_entry, git_tree_entry_free>>;
+using odb_ptr = std::unique_ptr<git_odb, git_deleter<git_odb, git_odb_free>>;
 
 std::string last_error() {
   const auto* e = git_error_last();
@@ -97,6 +101,20 @@ git_remote_callbacks callbacks(transfer_state& state) {
 
 } // namespace
 
+void trust_ca_file(const std::string& file) {
+  static std::mutex guard;
+  static std::string trusted;
+  if (file.empty())
+    return;
+  init_libgit2();
+  std::lock_guard lock{guard};
+  if (file == trusted)
+    return;
+  check(git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file.c_str(), nullptr),
+        "cannot trust the CA file " + file);
+  trusted = file;
+}
+
 git_repo::git_repo(const std::string& dir, const std::string& url, const git_auth& auth) {
   init_libgit2();
   int rc = git_repository_open_ext(&repo_, dir.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr);
@@ -104,8 +122,6 @@ git_repo::git_repo(const std::string& dir, const std::string& url, const git_aut
     return;
   if (rc != GIT_ENOTFOUND)
     check(rc, "cannot open the repository in " + dir);
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path{dir}.parent_path(), ec);
   transfer_state state{&auth};
   git_clone_options options;
   git_clone_options_init(&options, GIT_CLONE_OPTIONS_VERSION);
@@ -180,6 +196,29 @@ std::optional<git_oid> git_repo::commit_of_revision(const std::string& revision)
   return *git_object_id(commit.get());
 }
 
+std::optional<std::size_t> git_repo::blob_size(const git_oid& commit_id, const std::string& path) {
+  git_commit* commit = nullptr;
+  check(git_commit_lookup(&commit, repo_, &commit_id), "cannot read the commit");
+  commit_ptr commit_owner{commit};
+  git_tree* tree = nullptr;
+  check(git_commit_tree(&tree, commit), "cannot read the commit's tree");
+  tree_ptr tree_owner{tree};
+  git_tree_entry* entry = nullptr;
+  if (git_tree_entry_bypath(&entry, tree, path.c_str()) != 0)
+    return std::nullopt;
+  tree_entry_ptr entry_owner{entry};
+  if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
+    return std::nullopt;
+  git_odb* odb = nullptr;
+  check(git_repository_odb(&odb, repo_), "cannot open the object database");
+  odb_ptr odb_owner{odb};
+  std::size_t size = 0;
+  git_object_t type{};
+  check(git_odb_read_header(&size, &type, odb, git_tree_entry_id(entry)),
+        "cannot read the object of " + path);
+  return size;
+}
+
 void git_repo::checkout(const git_oid& id) {
   git_object* found = nullptr;
   check(git_object_lookup(&found, repo_, &id, GIT_OBJECT_COMMIT), "cannot read the commit");
@@ -187,6 +226,8 @@ void git_repo::checkout(const git_oid& id) {
   git_checkout_options options;
   git_checkout_options_init(&options, GIT_CHECKOUT_OPTIONS_VERSION);
   options.checkout_strategy = GIT_CHECKOUT_FORCE;
+  options.dir_mode = 0700;
+  options.file_mode = 0600;
   check(git_checkout_tree(repo_, commit.get(), &options), "cannot check out");
   check(git_repository_set_head_detached(repo_, &id), "cannot move HEAD");
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,11 +27,15 @@ struct git_auth {
   std::chrono::steady_clock::time_point deadline;
 };
 
+/// Makes git over https trust the PEM bundle `file` instead of the system's CAs (process-wide
+/// in libgit2); nothing when `file` is empty or already trusted. Throws std::runtime_error.
+void trust_ca_file(const std::string& file);
+
 /// An open repository with a work tree.
 class git_repo {
 public:
   /// Opens the repository at `dir` (never one of its parents), or clones `url` into it (no
-  /// checkout) when `dir` holds none.
+  /// checkout) when `dir` holds none; `dir` exists (git_clone_dir made it).
   git_repo(const std::string& dir, const std::string& url, const git_auth& auth);
   ~git_repo();
   git_repo(const git_repo&) = delete;
@@ -50,7 +55,12 @@ public:
   /// The commit a revision (an object id or its prefix) names; nullopt when there is none.
   std::optional<git_oid> commit_of_revision(const std::string& revision);
 
-  /// Checks `commit` out into the work tree (local changes discarded), HEAD detached at it.
+  /// The size of the blob at `path` (`/`-separated) in `commit`'s tree, its content unread;
+  /// nullopt when the path names no blob there.
+  std::optional<std::size_t> blob_size(const git_oid& commit, const std::string& path);
+
+  /// Checks `commit` out into the work tree (local changes discarded), HEAD detached at it;
+  /// folders 0700, files 0600.
   void checkout(const git_oid& commit);
 
 private:

@@ -18,20 +18,24 @@ namespace ganglion::kubernetes::detail {
 std::string github_app_jwt(std::string_view private_key_pem, std::int64_t app_id,
                            std::chrono::system_clock::time_point now, const std::string& key_path);
 
-/// The REST API root for the repository at `git_url`: `https://api.github.com` for github.com
-/// (Argo's only one); for another host GitHub Enterprise Server's `<scheme>://<host>/api/v3`,
-/// the scheme of the git URL (https for SSH URLs). Empty when `git_url` names no host.
-std::string github_api_url(std::string_view git_url);
+/// The REST API root the App's JWT goes to: `configured` (an engine option, trailing `/`
+/// dropped), else `https://api.github.com` as ghinstallation's; never derived from `git.url`.
+std::string github_api_url(std::string_view configured);
+
+/// Why the JWT may not be sent to `api_url` (not https, no host); empty when it may.
+std::string github_api_url_problem(std::string_view api_url);
 
 /// What one token exchange needs.
 struct github_app_request {
-  /// From github_api_url.
+  /// From github_api_url, https (github_api_url_problem).
   std::string api_url;
   std::int64_t app_id = 0;
   std::int64_t installation_id = 0;
   std::string private_key_pem;
   /// Longest the exchange may take.
   std::chrono::milliseconds timeout{30000};
+  /// PEM bundle trusted instead of the system's CAs; empty: the system's.
+  std::string ca_file;
 };
 
 /// An installation token of `request`'s App: the cached one until a minute before its

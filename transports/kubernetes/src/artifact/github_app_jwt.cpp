@@ -81,27 +81,20 @@ std::string github_app_jwt(std::string_view private_key_pem, std::int64_t app_id
   return input + "." + base64url(sign_rs256(key.get(), input, key_path));
 }
 
-std::string github_api_url(std::string_view url) {
-  std::string scheme = "https";
-  std::string_view rest = url;
-  if (auto colon_slashes = url.find("://"); colon_slashes != std::string_view::npos) {
-    auto given = url.substr(0, colon_slashes);
-    if (given == "http")
-      scheme = "http";
-    rest = url.substr(colon_slashes + 3);
-    rest = rest.substr(0, rest.find('/'));
-    if (given != "http" && given != "https") // ssh://git@host:22/… : the port is SSH's
-      rest = rest.substr(0, rest.find(':'));
-  } else {
-    rest = rest.substr(0, rest.find(':')); // scp-like git@host:owner/repo
-  }
-  if (auto at = rest.rfind('@'); at != std::string_view::npos)
-    rest = rest.substr(at + 1);
-  if (rest.empty())
-    return {};
-  if (rest == "github.com" || rest == "www.github.com")
-    return "https://api.github.com";
-  return scheme + "://" + std::string{rest} + "/api/v3";
+std::string github_api_url(std::string_view configured) {
+  while (configured.ends_with('/'))
+    configured.remove_suffix(1);
+  return configured.empty() ? std::string{"https://api.github.com"} : std::string{configured};
+}
+
+std::string github_api_url_problem(std::string_view api_url) {
+  if (!api_url.starts_with("https://"))
+    return "the GitHub API URL must be https:// (the App's JWT is never sent in clear)";
+  auto host = api_url.substr(8);
+  host = host.substr(0, host.find_first_of("/?#"));
+  if (host.empty() || host.find('@') != std::string_view::npos)
+    return "the GitHub API URL must name a host (and no user)";
+  return {};
 }
 
 } // namespace ganglion::kubernetes::detail

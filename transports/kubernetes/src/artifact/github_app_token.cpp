@@ -48,7 +48,7 @@ struct answer {
   std::string body;
 };
 
-answer post(const std::string& url, const std::string& jwt, std::chrono::milliseconds timeout,
+answer post(const std::string& url, const std::string& jwt, const github_app_request& request,
             const std::string& path) {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -64,13 +64,16 @@ answer post(const std::string& url, const std::string& jwt, std::chrono::millise
   answer out;
   char error[CURL_ERROR_SIZE] = {};
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https");
+  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+  if (!request.ca_file.empty())
+    curl_easy_setopt(h, CURLOPT_CAINFO, request.ca_file.c_str());
   curl_easy_setopt(h, CURLOPT_POST, 1L);
   curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
   curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, 0L);
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_body);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &out.body);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error);
@@ -100,7 +103,9 @@ cached_token exchange(const github_app_request& request, const std::string& path
                             dsl::detail::child_path(path, "privateKey"));
   auto url = request.api_url + "/app/installations/" + std::to_string(request.installation_id)
              + "/access_tokens";
-  auto reply = post(url, jwt, request.timeout, path);
+  if (auto problem = github_api_url_problem(request.api_url); !problem.empty())
+    throw artifact_error(path + ": " + problem);
+  auto reply = post(url, jwt, request, path);
   auto who = " (appID " + std::to_string(request.app_id) + ", installationID "
              + std::to_string(request.installation_id) + ")";
   if (reply.status / 100 != 2) {

@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 
 #include "artifact/fetchers.hpp"
+#include "ganglion/core/redact.hpp"
 
 namespace ganglion::kubernetes::detail {
 
@@ -47,8 +48,13 @@ http_got perform_get(const http_get& get, const fetch_options& options, const st
   body_sink sink{{}, options.max_bytes, false};
   char error[CURL_ERROR_SIZE] = {};
   curl_easy_setopt(h, CURLOPT_URL, get.url.c_str());
-  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  // The path goes as written: libcurl would remove `.` and `..` segments (an S3 key's
+  // `../other-bucket/x` reaching another bucket).
+  curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
+  bool https = get.url.starts_with("https://");
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, https ? "https" : "http,https");
+  // Never from https down to http.
+  curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https");
   if (get.follow_redirects) {
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(h, CURLOPT_MAXREDIRS, 10L);
@@ -73,9 +79,13 @@ http_got perform_get(const http_get& get, const fetch_options& options, const st
   auto code = curl_easy_perform(h);
   if (sink.over || code == CURLE_FILESIZE_EXCEEDED)
     check_size(options.max_bytes + 1, options, path);
+  if (code == CURLE_UNSUPPORTED_PROTOCOL && https)
+    throw artifact_error(at + ": GET " + core::redact_url_userinfo(get.url)
+                         + " failed: a redirect from https to another scheme is refused");
   if (code != CURLE_OK)
-    throw artifact_error(at + ": GET " + get.url + " failed: "
-                         + (error[0] ? std::string{error} : curl_easy_strerror(code)));
+    throw artifact_error(
+      at + ": GET " + core::redact_url_userinfo(get.url) + " failed: "
+      + core::redact_url_userinfo(error[0] ? std::string{error} : curl_easy_strerror(code)));
   http_got out;
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &out.status);
   out.body = std::move(sink.bytes);

@@ -67,7 +67,8 @@ artifact_location read_artifact_location(const YAML::Node& node, const std::stri
   if (auto file = map_at(node, "file"))
     out.file = file_artifact{read_string(*file, "path")};
   if (auto url = map_at(node, "url"))
-    out.url = url_artifact{read_string(*url, "path"), read_bool(*url, "verifyCert")};
+    out.url = url_artifact{read_string(*url, "path"), read_bool(*url, "verifyCert"),
+                           !is_absent(child(*url, "verifyCert"))};
   if (auto git = map_at(node, "git"))
     out.git = read_git(*git);
   if (auto cm = map_at(node, "configmap"))

@@ -44,10 +44,24 @@ std::string bucket_name_problem(const std::string& name) {
   return {};
 }
 
-/// S3's URI encoding of an object key: unreserved characters and `/` kept, the rest `%XX`.
+/// S3's URI encoding of an object key: unreserved characters and `/` kept, the rest `%XX`;
+/// the dots of a `.` or `..` segment too, so that no server or proxy resolves them out of the
+/// bucket (S3 decodes them back into the key; the signature covers the path as sent).
 std::string encode_key(const std::string& key) {
   std::string out;
-  for (unsigned char c : key) {
+  std::size_t segment = 0; // where the current segment starts in `key`
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    unsigned char c = key[i];
+    if (c == '.') {
+      auto end = key.find('/', segment);
+      auto part = std::string_view{key}.substr(segment, end == std::string::npos ? end : end - segment);
+      if (part == "." || part == "..") {
+        out += "%2E";
+        continue;
+      }
+    }
+    if (c == '/')
+      segment = i + 1;
     if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
       out += static_cast<char>(c);
     } else {

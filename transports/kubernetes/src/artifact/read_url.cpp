@@ -1,5 +1,6 @@
 #include "artifact/fetchers.hpp"
 #include "artifact/http_get.hpp"
+#include "ganglion/core/redact.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::kubernetes::detail {
@@ -13,7 +14,7 @@ std::string read_url_artifact(const url_artifact& url, const fetch_options& opti
   get.verify_tls = url.verify_cert;
   auto got = perform_get(get, options, path, at);
   if (got.status != 200)
-    throw artifact_error(at + ": GET " + url.path + " answered HTTP " + std::to_string(got.status)
+    throw artifact_error(at + ": GET " + core::redact_url_userinfo(url.path) + " answered HTTP " + std::to_string(got.status)
                          + " (200 is required)");
   return std::move(got.body);
 }

@@ -62,6 +62,10 @@ public:
     site_.trigger = manifest.template_.name;
     source_path_ = site_.type + ".source";
     secrets_ = ctx.secrets;
+    fetch_base_.data_dir = ctx.data_dir;
+    fetch_base_.allow_plain_http_git = opts.allow_plain_http_git;
+    fetch_base_.github_api_url = opts.github_api_url;
+    fetch_base_.ca_file = opts.artifact_ca_file;
     if (manifest.policy && manifest.policy->k8s)
       policy_ = *manifest.policy->k8s;
     template_parameterized_ = !manifest.parameters.empty();
@@ -125,7 +129,7 @@ public:
 
 private:
   fetch_options fetch_options_for() const {
-    fetch_options out;
+    fetch_options out = fetch_base_;
     out.path = source_path_;
     out.client = site_.client.get();
     out.namespace_name = site_.sensor_namespace;
@@ -210,6 +214,8 @@ private:
   trigger_site site_;
   std::string source_path_;
   std::shared_ptr<const core::secret_store> secrets_;
+  /// The engine's options of artifact fetching (data directory, http opt-in, GitHub API).
+  fetch_options fetch_base_;
   std::optional<dsl::k8s_resource_policy> policy_;
   bool template_parameterized_ = false;
   std::vector<dsl::compiled_parameter> own_;

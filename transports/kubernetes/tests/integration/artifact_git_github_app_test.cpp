@@ -1,8 +1,10 @@
-// `git.githubApp` against a GitHub stand-in on 127.0.0.1 (tests/support/github_server): the
-// App's JWT is checked with its public key and exchanged for an installation token, the real
+// `git.githubApp` against a GitHub stand-in on 127.0.0.1 (tests/support/github_server) behind
+// an HTTPS front with its own CA: the App's JWT goes to the configured API root only, over https
+// only, is checked with its public key and exchanged for an installation token, the real
 // repository is served over smart HTTP by git-http-backend only to `x-access-token` with that
 // token; the token is reused while it is fresh; a wrong key, an unknown installation and a key
-// that is no PEM are errors at their field; a k8s trigger creates the object from the file.
+// that is no PEM are errors at their field; over plain http nothing is sent; a k8s trigger
+// creates the object from the file.
 
 #include <filesystem>
 #include <memory>
@@ -15,6 +17,7 @@
 #include "files.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "git_fixture.hpp"
+#include "git_servers.hpp"
 #include "github_server.hpp"
 #include "trigger_fixture.hpp"
 
@@ -40,7 +43,22 @@ struct github_app_test : ::testing::Test {
   std::string root = std::filesystem::path{origin.dir()}.parent_path().string();
   std::unique_ptr<test::github_server> github =
     std::make_unique<test::github_server>(app_id, installation_id, keys.public_pem, root);
+  std::unique_ptr<testing::tls_front> front = std::make_unique<testing::tls_front>(port_of(*github));
   core::secret_store secrets{test::temp_dir()};
+
+  static std::uint16_t port_of(const test::github_server& server) {
+    auto url = server.base_url();
+    return static_cast<std::uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+  }
+
+  /// A new GitHub stand-in (and front): a new API root, so nothing is cached for it.
+  void restart_github() {
+    front.reset();
+    github = std::make_unique<test::github_server>(app_id, installation_id, keys.public_pem, root);
+    front = std::make_unique<testing::tls_front>(port_of(*github));
+  }
+
+  std::string api_url() const { return front->base_url() + "/api/v3"; }
 
   github_app_test() {
     origin.commit_file("wf.yaml", workflow("from-the-app"));
@@ -53,7 +71,7 @@ struct github_app_test : ::testing::Test {
 
   git_artifact git(std::int64_t installation = installation_id) const {
     git_artifact out;
-    out.url = github->repo_url("origin");
+    out.url = front->base_url() + "/origin";
     out.file_path = "wf.yaml";
     out.branch = "main";
     out.github_app = github_app_creds{dsl::secret_key_selector{"github-app-pem", "privateKey.pem"},
@@ -61,15 +79,31 @@ struct github_app_test : ::testing::Test {
     return out;
   }
 
-  std::string fetch(const git_artifact& g) const {
+  fetch_options options() const {
+    fetch_options out;
+    out.path = at;
+    out.secrets = &secrets;
+    out.data_dir = test::temp_dir();
+    out.timeout = std::chrono::seconds(20);
+    out.github_api_url = api_url();
+    out.ca_file = front->ca_file();
+    return out;
+  }
+
+  std::string fetch(const git_artifact& g, const fetch_options& o) const {
     artifact_location loc;
     loc.git = g;
-    fetch_options options;
-    options.path = at;
-    options.secrets = &secrets;
-    options.git_cache_dir = test::temp_dir();
-    options.timeout = std::chrono::seconds(20);
-    return fetch_artifact(loc, options);
+    return fetch_artifact(loc, o);
+  }
+  std::string fetch(const git_artifact& g) const { return fetch(g, options()); }
+
+  std::string error_of(const git_artifact& g, const fetch_options& o) const {
+    try {
+      fetch(g, o);
+    } catch (const artifact_error& e) {
+      return e.what();
+    }
+    return "(no error)";
   }
 
   std::string error_of(const git_artifact& g) const {
@@ -82,8 +116,7 @@ struct github_app_test : ::testing::Test {
   }
 
   std::string token_url() const {
-    return github->base_url() + "/api/v3/app/installations/" + std::to_string(installation_id)
-           + "/access_tokens";
+    return api_url() + "/app/installations/" + std::to_string(installation_id) + "/access_tokens";
   }
 };
 
@@ -110,7 +143,7 @@ TEST_F(github_app_test, a_fresh_token_is_reused_and_one_near_expiry_is_replaced)
 
   // A new server (a new API root, so nothing cached): tokens living 30 s are within
   // ghinstallation's one-minute refresh margin, so each fetch asks for a new one.
-  github = std::make_unique<test::github_server>(app_id, installation_id, keys.public_pem, root);
+  restart_github();
   github->set_token_lifetime(std::chrono::seconds(30));
   fetch(git());
   fetch(git());
@@ -127,8 +160,8 @@ TEST_F(github_app_test, a_wrong_key_is_refused_with_githubs_message) {
 
 TEST_F(github_app_test, an_unknown_installation_is_githubs_404) {
   auto message = error_of(git(111));
-  EXPECT_EQ(message, at + ".git.githubApp: POST " + github->base_url()
-                       + "/api/v3/app/installations/111/access_tokens answered HTTP 404: Not "
+  EXPECT_EQ(message, at + ".git.githubApp: POST " + api_url()
+                       + "/app/installations/111/access_tokens answered HTTP 404: Not "
                          "Found (appID 12345, installationID 111)");
 }
 
@@ -147,6 +180,40 @@ TEST_F(github_app_test, a_missing_private_key_secret_is_an_error_at_private_key)
   EXPECT_EQ(message.rfind(at + ".git.githubApp.privateKey: ", 0), 0u) << message;
 }
 
+TEST_F(github_app_test, over_plain_http_the_jwt_is_never_sent_even_with_the_opt_in) {
+  auto g = git();
+  g.url = github->repo_url("origin");
+  auto o = options();
+  o.allow_plain_http_git = true;
+  auto message = error_of(g, o);
+  EXPECT_EQ(message.rfind(at + ".git.url: creds and githubApp are refused over plain http://", 0),
+            0u)
+    << message;
+  o.github_api_url = github->base_url() + "/api/v3";
+  o.allow_plain_http_git = false;
+  message = error_of(git(), o);
+  EXPECT_EQ(message, at + ".git.githubApp: the GitHub API URL must be https:// (the App's JWT is "
+                          "never sent in clear)");
+  EXPECT_EQ(github->tokens_issued(), 0u);
+  EXPECT_EQ(github->git_requests_served(), 0u);
+}
+
+TEST_F(github_app_test, the_jwt_goes_to_the_configured_api_not_to_the_git_host) {
+  // The repository's host is another GitHub stand-in: it sees the clone, never the JWT.
+  git_origin other{"main"};
+  other.commit_file("wf.yaml", workflow("elsewhere"));
+  auto other_root = std::filesystem::path{other.dir()}.parent_path().string();
+  test::github_server git_host{app_id, installation_id, keys.public_pem, other_root};
+  testing::tls_front git_front{port_of(git_host)};
+  auto g = git();
+  g.url = git_front.base_url() + "/origin";
+  auto o = options();
+  o.ca_file = front->ca_file();
+  auto message = error_of(g, o);
+  EXPECT_EQ(github->tokens_issued(), 1u) << message;
+  EXPECT_EQ(git_host.tokens_issued(), 0u);
+}
+
 class github_app_trigger : public test::trigger_fixture {};
 
 TEST_F(github_app_trigger, a_k8s_trigger_creates_the_object_from_the_apps_repository) {
@@ -156,12 +223,18 @@ TEST_F(github_app_trigger, a_k8s_trigger_creates_the_object_from_the_apps_reposi
                                        "from-github\ndata:\n  greeting: hello\n");
   auto root = std::filesystem::path{origin.dir()}.parent_path().string();
   test::github_server github{app_id, installation_id, keys.public_pem, root};
+  testing::tls_front front{github_app_test::port_of(github)};
+  kubernetes::options opts{kubeconfig, {}};
+  opts.github_api_url = front.base_url() + "/api/v3";
+  opts.artifact_ca_file = front.ca_file();
+  kubernetes::register_transport(kinds.sources, kinds.triggers, opts);
+  options.kinds = core::spec_steps(kinds);
   auto dir = test::temp_dir();
   test::write_file(dir + "/github-app-pem/privateKey.pem", test::to_pkcs1_pem(keys.private_pem));
   secrets = std::make_shared<core::secret_store>(dir);
   load("    - template:\n        name: t\n        k8s:\n          operation: create\n"
        "          source:\n            git:\n              url: "
-       + github.repo_url("origin")
+       + front.base_url() + "/origin"
        + "\n              filePath: deploy/cm.yaml\n              branch: main\n"
          "              githubApp:\n"
          "                privateKey: {name: github-app-pem, key: privateKey.pem}\n"

@@ -112,14 +112,14 @@ TEST(artifact_git_ssh, a_key_from_the_secret_store_clones_over_ssh) {
   fetch_options options;
   options.path = at;
   options.secrets = &secrets;
-  options.git_cache_dir = test::temp_dir();
+  options.data_dir = test::temp_dir();
   options.timeout = std::chrono::seconds(20);
   auto object = nlohmann::json::parse(fetch_artifact(loc, options));
   EXPECT_EQ(object["metadata"]["name"], "over-ssh");
 
   // A host key that ~/.ssh/known_hosts does not list is refused without insecureIgnoreHostKey.
   loc.git->insecure_ignore_host_key = false;
-  options.git_cache_dir = test::temp_dir();
+  options.data_dir = test::temp_dir();
   try {
     fetch_artifact(loc, options);
     FAIL() << "an unknown host key was accepted";
@@ -159,7 +159,7 @@ TEST(artifact_git_ssh, a_key_from_a_kubernetes_secret_is_handed_to_libgit2_as_a_
   fetch_options options;
   options.path = at;
   options.secrets = secrets.get();
-  options.git_cache_dir = test::temp_dir();
+  options.data_dir = test::temp_dir();
   options.timeout = std::chrono::seconds(20);
   auto object = nlohmann::json::parse(fetch_artifact(loc, options));
   EXPECT_EQ(object["metadata"]["name"], "from-secret");
@@ -188,7 +188,7 @@ TEST(artifact_git_ssh, a_key_the_server_does_not_know_is_refused) {
   fetch_options options;
   options.path = at;
   options.secrets = &secrets;
-  options.git_cache_dir = test::temp_dir();
+  options.data_dir = test::temp_dir();
   options.timeout = std::chrono::seconds(20);
   try {
     fetch_artifact(loc, options);

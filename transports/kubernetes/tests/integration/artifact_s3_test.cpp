@@ -86,6 +86,26 @@ TEST_F(artifact_s3, a_signed_get_object_reads_the_object) {
   EXPECT_EQ(log[0].error_code, "");
 }
 
+TEST_F(artifact_s3, dot_segments_of_a_key_never_leave_the_bucket) {
+  server.put_object("other-bucket", "x", "kind: Secret\nmetadata: {name: other-tenants}\n");
+  auto message = error_of(location("workflows", "../other-bucket/x"), options());
+  EXPECT_EQ(message.rfind(at + ".s3.bucket.key: GetObject workflows/../other-bucket/x at "
+                                + server.endpoint() + " answered HTTP 404 NoSuchKey",
+                          0),
+            0u)
+    << message;
+  EXPECT_EQ(server.requests().back().target, "/workflows/%2E%2E/other-bucket/x")
+    << "the path is sent as signed, its dots encoded";
+  // A key that is literally `./wf.yaml` or holds `..` inside a name is the object of that name.
+  server.put_object("workflows", "a/../b.yaml", workflow);
+  EXPECT_EQ(json::parse(fetch_artifact(location("workflows", "a/../b.yaml"), options()))["kind"],
+            "Workflow");
+  server.put_object("workflows", "v1..2.yaml", workflow);
+  EXPECT_EQ(json::parse(fetch_artifact(location("workflows", "v1..2.yaml"), options()))["kind"],
+            "Workflow");
+  EXPECT_EQ(server.requests().back().target, "/workflows/v1..2.yaml");
+}
+
 TEST_F(artifact_s3, a_key_with_spaces_and_symbols_is_encoded_as_it_is_signed) {
   server.put_object("workflows", "team a/wf+1 (ü).yaml", workflow);
   auto object =

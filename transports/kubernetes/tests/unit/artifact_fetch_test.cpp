@@ -2,6 +2,7 @@
 // location holds into the object, as Argo decodes it (ghodss/yaml).
 
 #include <string>
+#include <sys/stat.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -175,6 +176,89 @@ TEST(artifact_fetch, a_configmap_without_the_api_is_an_error) {
   auto message = error_of(loc, options_at());
   EXPECT_EQ(message.rfind(at + ".configmap: reading a config map needs the Kubernetes API", 0), 0u)
     << message;
+}
+
+TEST(artifact_fetch, git_refuses_local_repositories_and_plain_http_before_any_transfer) {
+  auto data_dir = test::temp_dir();
+  auto error = [&](const std::string& url, bool allow_http = false) {
+    artifact_location loc;
+    loc.git = git_artifact{};
+    loc.git->url = url;
+    loc.git->file_path = "wf.yaml";
+    auto options = options_at();
+    options.data_dir = data_dir;
+    options.allow_plain_http_git = allow_http;
+    return error_of(loc, options);
+  };
+  EXPECT_EQ(error("file://" + data_dir + "/git/victim"),
+            at + ".git.url: file:// URLs are refused: the repository must be cloned over https "
+                 "or ssh");
+  EXPECT_EQ(error(data_dir + "/git/victim").rfind(at + ".git.url: a local path is refused", 0), 0u);
+  EXPECT_EQ(error("git://127.0.0.1:9/r.git").rfind(at + ".git.url: git:// URLs are refused", 0),
+            0u);
+  EXPECT_EQ(error("http://127.0.0.1:9/r.git").rfind(at + ".git.url: plain http:// is refused", 0),
+            0u);
+  // With the opt-in the clone is tried (and fails: nothing listens on port 9).
+  EXPECT_EQ(error("http://127.0.0.1:9/r.git", true).rfind(at + ".git.url: cannot clone", 0), 0u)
+    << error("http://127.0.0.1:9/r.git", true);
+}
+
+TEST(artifact_fetch, credentials_never_go_over_plain_http_even_when_it_is_allowed) {
+  artifact_location loc;
+  loc.git = git_artifact{};
+  loc.git->url = "http://127.0.0.1:9/r.git";
+  loc.git->file_path = "wf.yaml";
+  loc.git->github_app =
+    github_app_creds{dsl::secret_key_selector{"app", "key"}, 1, 2};
+  auto options = options_at();
+  options.data_dir = test::temp_dir();
+  options.allow_plain_http_git = true;
+  EXPECT_EQ(error_of(loc, options).rfind(at + ".git.url: creds and githubApp are refused over "
+                                              "plain http://",
+                                         0),
+            0u);
+  loc.git->github_app.reset();
+  loc.git->creds = git_creds{dsl::secret_key_selector{"s", "u"}, dsl::secret_key_selector{"s", "p"}};
+  EXPECT_EQ(error_of(loc, options).rfind(at + ".git.url: creds and githubApp are refused", 0), 0u);
+}
+
+TEST(artifact_fetch, git_refuses_an_absolute_or_escaping_file_path) {
+  artifact_location loc;
+  loc.git = git_artifact{};
+  loc.git->url = "https://127.0.0.1:9/r.git";
+  loc.git->file_path = "/etc/passwd";
+  auto options = options_at();
+  options.data_dir = test::temp_dir();
+  EXPECT_EQ(error_of(loc, options).rfind(at + ".git.filePath: an absolute path is refused", 0), 0u);
+  loc.git->file_path = "cfg/../../x.yaml";
+  EXPECT_EQ(error_of(loc, options), at + ".git.filePath: \"..\" is not allowed in the filePath");
+}
+
+TEST(artifact_fetch, errors_never_quote_the_artifacts_text) {
+  auto dir = test::temp_dir();
+  test::write_file(dir + "/scalar.yaml", "top-secret-token-value\n");
+  test::write_file(dir + "/list.yaml", "- top-secret-a\n- top-secret-b\n");
+  artifact_location loc;
+  loc.file = file_artifact{dir + "/scalar.yaml"};
+  auto message = error_of(loc, options_at());
+  EXPECT_EQ(message, at + ".file: holds a string of 22 bytes, not an object (a Kubernetes "
+                          "manifest is a map)");
+  loc.file = file_artifact{dir + "/list.yaml"};
+  message = error_of(loc, options_at());
+  EXPECT_EQ(message.find("top-secret"), std::string::npos) << message;
+  EXPECT_NE(message.find("holds a list of 2 items"), std::string::npos) << message;
+  artifact_location inline_loc;
+  inline_loc.inline_text = "just-a-secret-string";
+  EXPECT_EQ(error_of(inline_loc, options_at()).find("just-a-secret"), std::string::npos);
+}
+
+TEST(artifact_fetch, a_fifo_is_refused_without_blocking) {
+  auto fifo = test::temp_dir() + "/fifo.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  artifact_location loc;
+  loc.file = file_artifact{fifo};
+  auto message = error_of(loc, options_at());
+  EXPECT_EQ(message, at + ".file.path: " + fifo + " is not a regular file");
 }
 
 } // namespace

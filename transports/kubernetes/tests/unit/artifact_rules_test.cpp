@@ -129,7 +129,9 @@ TEST(artifact_read, url_verify_cert_is_false_by_default_as_in_argo) {
   auto r = read_and_check("url: {path: 'https://example.com/wf.yaml'}");
   ASSERT_TRUE(r.location.url);
   EXPECT_FALSE(r.location.url->verify_cert);
-  EXPECT_TRUE(r.diagnostics.empty()) << dump(r.diagnostics);
+  EXPECT_FALSE(r.location.url->verify_cert_set);
+  ASSERT_EQ(r.diagnostics.size(), 1u) << dump(r.diagnostics);
+  EXPECT_TRUE(r.has_warning(at + ".url.verifyCert", "verifyCert is not set"));
 }
 
 TEST(artifact_rules, a_source_without_a_location_is_an_error) {
@@ -339,6 +341,74 @@ TEST(artifact_rules, inline_yaml_that_run_could_not_read_is_refused) {
 TEST(artifact_rules, a_resource_must_be_an_object) {
   auto r = read_and_check("resource: [a, b]");
   EXPECT_TRUE(r.has_error(at + ".resource", "must be an object")) << dump(r.diagnostics);
+}
+
+TEST(artifact_rules, git_clones_over_https_and_ssh_only) {
+  for (const char* good : {"https://github.com/argoproj/argo.git", "ssh://git@host:22/r.git",
+                           "git@github.com:argoproj/argo.git"}) {
+    auto r = read_and_check(std::string{"git: {url: '"} + good + "', filePath: wf.yaml}");
+    EXPECT_TRUE(r.diagnostics.empty()) << good << "\n" << dump(r.diagnostics);
+  }
+  for (auto [bad, why] : {std::pair{"file:///srv/victim", "file:// URLs are refused"},
+                          std::pair{"FILE:///srv/victim", "file:// URLs are refused"},
+                          std::pair{"/srv/victim", "a local path is refused"},
+                          std::pair{"./victim", "a local path is refused"},
+                          std::pair{"git://host/r.git", "git:// URLs are refused"},
+                          std::pair{"ftp://host/r.git", "ftp:// URLs are refused"}}) {
+    auto r = read_and_check(std::string{"git: {url: '"} + bad + "', filePath: wf.yaml}");
+    EXPECT_TRUE(r.has_error(at + ".git.url", why)) << bad << "\n" << dump(r.diagnostics);
+  }
+  auto remote = read_and_check(
+    "git: {url: 'https://h/r', filePath: wf.yaml, remote: {name: up, urls: ['file:///x']}}");
+  EXPECT_TRUE(remote.has_error(at + ".git.remote.urls[0]", "file:// URLs are refused"))
+    << dump(remote.diagnostics);
+}
+
+TEST(artifact_rules, plain_http_is_warned_about_and_refused_with_credentials) {
+  auto plain = read_and_check("git: {url: 'http://127.0.0.1/r.git', filePath: wf.yaml}");
+  EXPECT_TRUE(plain.has_warning(at + ".git.url", "allow_plain_http_git")) << dump(plain.diagnostics);
+  auto creds = read_and_check(R"(
+git:
+  url: http://127.0.0.1/r.git
+  filePath: wf.yaml
+  creds: {username: {name: s, key: u}, password: {name: s, key: p}}
+)");
+  EXPECT_TRUE(creds.has_error(at + ".git.url", "refused over plain http://"))
+    << dump(creds.diagnostics);
+  auto app = read_and_check(R"(
+git:
+  url: http://127.0.0.1/r.git
+  filePath: wf.yaml
+  githubApp: {privateKey: {name: s, key: k}, appID: 1, installationID: 2}
+)");
+  EXPECT_TRUE(app.has_error(at + ".git.url", "refused over plain http://")) << dump(app.diagnostics);
+}
+
+TEST(artifact_rules, file_path_is_relative_and_clone_directory_stays_under_the_root) {
+  auto absolute = read_and_check("git: {url: 'https://h/r', filePath: /etc/passwd}");
+  EXPECT_TRUE(absolute.has_error(at + ".git.filePath", "an absolute path is refused"))
+    << dump(absolute.diagnostics);
+  auto rooted = read_and_check(
+    "git: {url: 'https://h/r', filePath: wf.yaml, cloneDirectory: /git/argoproj}");
+  EXPECT_TRUE(rooted.has_warning(at + ".git.cloneDirectory", "kept under the namespace's clone"))
+    << dump(rooted.diagnostics);
+  auto up = read_and_check(
+    "git: {url: 'https://h/r', filePath: wf.yaml, cloneDirectory: 'a/../../b'}");
+  EXPECT_TRUE(up.has_error(at + ".git.cloneDirectory", "\"..\" is not allowed"))
+    << dump(up.diagnostics);
+  auto relative = read_and_check(
+    "git: {url: 'https://h/r', filePath: wf.yaml, cloneDirectory: team/clone}");
+  EXPECT_TRUE(relative.diagnostics.empty()) << dump(relative.diagnostics);
+}
+
+TEST(artifact_rules, an_https_url_without_verify_cert_is_warned_about) {
+  auto unset = read_and_check("url: {path: 'https://example.com/wf.yaml'}");
+  EXPECT_TRUE(unset.has_warning(at + ".url.verifyCert", "verifyCert is not set"))
+    << dump(unset.diagnostics);
+  auto chosen = read_and_check("url: {path: 'https://example.com/wf.yaml', verifyCert: false}");
+  EXPECT_TRUE(chosen.diagnostics.empty()) << dump(chosen.diagnostics);
+  auto verified = read_and_check("url: {path: 'https://example.com/wf.yaml', verifyCert: true}");
+  EXPECT_TRUE(verified.diagnostics.empty()) << dump(verified.diagnostics);
 }
 
 } // namespace

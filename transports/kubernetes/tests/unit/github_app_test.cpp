@@ -63,15 +63,17 @@ TEST(github_app_jwt, a_key_that_is_not_rsa_pem_is_an_error_at_private_key) {
             key_at + ": the key is not an RSA key (GitHub Apps sign with RS256)");
 }
 
-TEST(github_api_url, github_com_is_api_github_com_and_other_hosts_are_enterprise) {
-  EXPECT_EQ(github_api_url("https://github.com/argoproj/argo.git"), "https://api.github.com");
-  EXPECT_EQ(github_api_url("git@github.com:argoproj/argo.git"), "https://api.github.com");
-  EXPECT_EQ(github_api_url("https://x-access-token:t@github.com/a/b"), "https://api.github.com");
-  EXPECT_EQ(github_api_url("https://ghe.example.com/a/b.git"), "https://ghe.example.com/api/v3");
-  EXPECT_EQ(github_api_url("http://127.0.0.1:8080/a/b.git"), "http://127.0.0.1:8080/api/v3");
-  EXPECT_EQ(github_api_url("ssh://git@ghe.example.com:2222/a/b.git"),
-            "https://ghe.example.com/api/v3");
-  EXPECT_EQ(github_api_url("file:///srv/repo.git"), "");
+TEST(github_api_url, the_api_is_api_github_com_unless_one_is_configured) {
+  EXPECT_EQ(github_api_url(""), "https://api.github.com");
+  EXPECT_EQ(github_api_url("https://ghe.example.com/api/v3/"), "https://ghe.example.com/api/v3");
+}
+
+TEST(github_api_url, the_jwt_goes_over_https_only) {
+  EXPECT_EQ(github_api_url_problem("https://api.github.com"), "");
+  EXPECT_EQ(github_api_url_problem("https://127.0.0.1:8443/api/v3"), "");
+  EXPECT_NE(github_api_url_problem("http://127.0.0.1:8080/api/v3"), "");
+  EXPECT_NE(github_api_url_problem("https://user:pass@ghe.example.com/api/v3"), "");
+  EXPECT_NE(github_api_url_problem("https:///api/v3"), "");
 }
 
 } // namespace

@@ -13,6 +13,15 @@ struct options {
   /// `--kubeconfig PATH`; empty: `$KUBECONFIG`, `~/.kube/config`, in-cluster (load_config).
   std::string kubeconfig;
   client_options client;
+  /// Trigger sources (`git`) may clone plain `http://` URLs, never with creds or githubApp;
+  /// off: https and ssh only.
+  bool allow_plain_http_git = false;
+  /// The GitHub REST API root a `git.githubApp` exchanges its JWT at (GitHub Enterprise:
+  /// `https://<host>/api/v3`); empty: `https://api.github.com`. Must be https.
+  std::string github_api_url;
+  /// A PEM bundle that git over https and the GitHub API trust instead of the system's CAs;
+  /// empty: the system's.
+  std::string artifact_ca_file;
 };
 
 /// Registers the kinds that run through the Kubernetes API.
