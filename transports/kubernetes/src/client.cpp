@@ -1,6 +1,7 @@
 #include "ganglion/kubernetes/client.hpp"
 
 #include <exception>
+#include <stdexcept>
 #include <future>
 #include <tuple>
 
@@ -61,6 +62,8 @@ http::client_request api_client::impl::transport_request(attempt& a) {
   r.headers = {{"Accept", "application/json"}, {"User-Agent", "ganglion"}};
   if (has_body(req))
     r.headers.emplace_back("Content-Type", req.content_type);
+  if (!req.impersonate_user.empty())
+    r.headers.emplace_back("Impersonate-User", req.impersonate_user);
   a.token_used = token.current();
   if (!a.token_used.empty())
     r.headers.emplace_back("Authorization", "Bearer " + a.token_used);
@@ -140,18 +143,42 @@ api_client::api_client(cluster_config config, client_options options) {
   check(config);
   auto origin = origin_of(config);
   try {
-    impl_ = std::make_unique<impl>(std::move(config), options);
+    impl_ = std::make_shared<impl>(std::move(config), options);
   } catch (const config_error& e) {
     throw config_error(origin + ": " + e.what());
   }
 }
 
+api_client::api_client(std::shared_ptr<api_client> owner, std::string user)
+  : impl_(owner->impl_), owner_(std::move(owner)), user_(std::move(user)) {}
+
 api_client::~api_client() {
+  if (owner_)
+    return;
   impl_->delays.shutdown();
   impl_->http.shutdown();
 }
 
+std::shared_ptr<api_client> api_client::acting_as(std::shared_ptr<api_client> client,
+                                                  std::string user) {
+  if (!client)
+    throw std::invalid_argument("acting_as: no client");
+  if (user.empty())
+    throw std::invalid_argument("acting_as: no user to impersonate");
+  for (unsigned char c : user)
+    if (c < 0x20 || c == 0x7f)
+      throw std::invalid_argument("acting_as: a control character in the user to impersonate");
+  auto owner = client->owner_ ? client->owner_ : std::move(client);
+  return std::shared_ptr<api_client>(new api_client(std::move(owner), std::move(user)));
+}
+
+const std::string& api_client::acting_user() const noexcept {
+  return user_;
+}
+
 void api_client::request(api_request request, api_completion done) {
+  if (request.impersonate_user.empty())
+    request.impersonate_user = user_;
   auto a = std::make_shared<impl::attempt>();
   a->request = std::move(request);
   a->done = std::move(done);

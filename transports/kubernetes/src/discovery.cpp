@@ -107,6 +107,8 @@ std::optional<resource_info> find_kind(const std::vector<resource_info>& resourc
 
 std::optional<resource_info> api_client::find_resource(std::string_view api_version,
                                                        std::string_view kind) {
+  if (owner_)
+    return owner_->find_resource(api_version, kind);
   auto slash = api_version.find('/');
   std::string group = slash == std::string_view::npos ? ""
                                                       : std::string(api_version.substr(0, slash));

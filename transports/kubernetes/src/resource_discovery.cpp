@@ -14,7 +14,8 @@ std::string group_version_path(const resource_event_spec& spec) {
                             : "/apis/" + spec.group + "/" + spec.version;
 }
 
-std::string discover_collection(api_client& client, const resource_event_spec& spec) {
+std::string discover_collection(api_client& client, const resource_event_spec& spec,
+                                const std::string& cluster_scoped_refusal) {
   auto gv = group_version_path(spec);
   auto shown = spec.group.empty() ? spec.version : spec.group + "/" + spec.version;
   api_request request;
@@ -40,6 +41,8 @@ std::string discover_collection(api_client& client, const resource_event_spec& s
       continue;
     }
     bool namespaced = r.value("namespaced", false);
+    if (!namespaced && !cluster_scoped_refusal.empty())
+      throw std::runtime_error(cluster_scoped_refusal);
     if (!namespaced && !spec.namespace_.empty())
       throw std::runtime_error(fmt::format("resource {} of {} is cluster-scoped: namespace \"{}\" "
                                            "must be left empty",

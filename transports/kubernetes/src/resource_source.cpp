@@ -16,6 +16,7 @@
 #include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/kubernetes/resource_spec.hpp"
 #include "ganglion/kubernetes/watch.hpp"
+#include "acting_identity.hpp"
 #include "publish_queue.hpp"
 #include "resource_discovery.hpp"
 #include "resource_event_data.hpp"
@@ -64,6 +65,8 @@ struct watch_state {
   bool wait_listed(std::chrono::milliseconds limit, std::string& why);
 
   std::string name;
+  /// The user its calls impersonate; empty: the engine's credentials.
+  std::string acting_user;
   std::string event_source;
   std::string event_name;
   resource_event_spec spec;
@@ -112,7 +115,7 @@ void watch_state::on_error(const std::string& error) {
   }
   if (permanent(error)) {
     if (!failed.exchange(true) && fail)
-      fail(fmt::format("{}: {}", name, error));
+      fail(fmt::format("{}{}: {}", name, detail::as_user(acting_user), error));
     return;
   }
   std::uint64_t held_back = 0;
@@ -200,7 +203,7 @@ private:
 };
 
 std::unique_ptr<core::source> start_source(const options& opts, const core::source_context& ctx) {
-  if (auto problems = check_resource_source(ctx); !problems.empty())
+  if (auto problems = check_resource_source(ctx, opts.object_identity); !problems.empty())
     throw core::source_error(problems.front());
   const auto& spec = core::spec_of<resource_event_spec>(ctx);
   auto name = name_of(ctx);
@@ -216,9 +219,32 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
     throw core::source_error(fmt::format("{}: no usable Kubernetes configuration: {}", name,
                                          e.what()));
   }
+  const auto* manifest = ctx.manifest;
+  detail::acting_identity identity;
+  try {
+    identity = detail::identity_for(opts.object_identity, client,
+                                    manifest ? manifest->metadata.namespace_ : "",
+                                    manifest ? manifest->spec.service_account_name : "");
+  } catch (const std::invalid_argument& e) {
+    throw core::source_error(
+      fmt::format("{}: cannot act as the EventSource's service account: {}", name, e.what()));
+  }
+  auto scoped = spec;
+  std::string cluster_scoped_refusal;
+  if (!identity.confined_to.empty()) {
+    const auto& own = identity.confined_to;
+    if (scoped.namespace_.empty())
+      scoped.namespace_ = own;
+    else if (scoped.namespace_ != own)
+      throw core::source_error(fmt::format(
+        "{}: {}", name, detail::outside_namespace("namespace", scoped.namespace_, "EventSource", own)));
+    cluster_scoped_refusal =
+      detail::cluster_scoped_refused("resource " + spec.resource, "EventSource", own);
+  }
   std::string collection;
   try {
-    collection = detail::discover_collection(*client, spec);
+    // Discovery lists resource types, not objects: the engine's own call.
+    collection = detail::discover_collection(*client, scoped, cluster_scoped_refusal);
   } catch (const std::exception& e) {
     throw core::source_error(fmt::format("{}: {}", name, e.what()));
   }
@@ -227,20 +253,23 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
     watch.label_selector = detail::label_selector(spec.filter->labels);
   // Argo's startTime is taken before its informer starts.
   auto state = std::make_unique<watch_state>(ctx, spec, std::chrono::system_clock::now());
-  auto source = std::make_unique<resource_source>(std::move(client), std::move(state));
+  state->acting_user = identity.user;
+  auto source = std::make_unique<resource_source>(std::move(identity.client), std::move(state));
   source->watch(collection, watch);
   std::string why;
   auto limit = opts.client.request_timeout + std::chrono::seconds(5);
+  auto as = detail::as_user(identity.user);
   if (!source->state().wait_listed(limit, why))
-    throw core::source_error(fmt::format("{}: {}", name, why));
-  spdlog::info("{}: watching {}{}", name, collection,
-               watch.label_selector.empty() ? "" : " with labels " + watch.label_selector);
+    throw core::source_error(fmt::format("{}{}: {}", name, as, why));
+  spdlog::info("{}: watching {}{}{}", name, collection,
+               watch.label_selector.empty() ? "" : " with labels " + watch.label_selector, as);
   return source;
 }
 
 } // namespace
 
-std::vector<std::string> check_resource_source(const core::source_context& ctx) {
+std::vector<std::string> check_resource_source(const core::source_context& ctx,
+                                               identity_mode mode) {
   const resource_event_spec* found = nullptr;
   try {
     found = &core::spec_of<resource_event_spec>(ctx);
@@ -257,6 +286,20 @@ std::vector<std::string> check_resource_source(const core::source_context& ctx) 
   for (const auto& type : spec.event_types)
     if (type != "ADD" && type != "UPDATE" && type != "DELETE")
       problems.push_back(fmt::format("{}: unknown event type: {}", name, type));
+  const auto own = ctx.manifest ? ctx.manifest->metadata.namespace_ : std::string{};
+  if (mode == identity_mode::impersonate) {
+    try {
+      service_account_user(own.empty() ? "default" : own,
+                           ctx.manifest ? ctx.manifest->spec.service_account_name : "");
+    } catch (const std::invalid_argument& e) {
+      problems.push_back(
+        fmt::format("{}: cannot act as the EventSource's service account: {}", name, e.what()));
+    }
+  }
+  if (mode == identity_mode::namespace_ && !own.empty() && !spec.namespace_.empty()
+      && spec.namespace_ != own)
+    problems.push_back(fmt::format(
+      "{}: {}", name, detail::outside_namespace("namespace", spec.namespace_, "EventSource", own)));
   if (!spec.filter)
     return problems;
   try {
@@ -273,8 +316,11 @@ std::vector<std::string> check_resource_source(const core::source_context& ctx) 
 }
 
 core::source_factory make_resource_source_factory(options opts) {
+  auto check = [mode = opts.object_identity](const core::source_context& ctx) {
+    return check_resource_source(ctx, mode);
+  };
   return {[opts](const core::source_context& ctx) { return start_source(opts, ctx); },
-          check_resource_source, resource_source_spec_step()};
+          std::move(check), resource_source_spec_step()};
 }
 
 } // namespace ganglion::kubernetes

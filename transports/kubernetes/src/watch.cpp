@@ -203,7 +203,7 @@ watcher::watcher(api_client& client, std::string collection, watch_handlers hand
                  watch_options options) {
   auto& state = *client.impl_;
   watch_client_parts parts{&state.config, &state.token, &state.metrics,
-                           state.options.request_timeout};
+                           state.options.request_timeout, client.acting_user()};
   impl_ =
     std::make_unique<impl>(client, parts, std::move(collection), std::move(handlers), options);
   impl_->thread = std::thread([state = impl_.get()] { state->run(); });

@@ -27,6 +27,8 @@ struct watch_client_parts {
   detail::token_source* token;
   detail::request_metrics* metrics;
   std::chrono::milliseconds request_timeout;
+  /// The client's acting_user (`Impersonate-User` of each watch); empty: none.
+  std::string impersonate_user;
 };
 
 /// Wakes the watcher's thread: a response of its list request arrived, or it must stop.

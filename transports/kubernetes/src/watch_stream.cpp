@@ -124,6 +124,9 @@ bool prepare(stream& s, const watch_client_parts& parts, const std::string& path
   curl_easy_setopt(e, CURLOPT_XFERINFODATA, &s);
   s.headers = curl_slist_append(s.headers, "Accept: application/json");
   s.headers = curl_slist_append(s.headers, "User-Agent: ganglion");
+  if (!parts.impersonate_user.empty())
+    s.headers =
+      curl_slist_append(s.headers, ("Impersonate-User: " + parts.impersonate_user).c_str());
   auto token = parts.token->current();
   if (!token.empty())
     s.headers = curl_slist_append(s.headers, ("Authorization: Bearer " + token).c_str());

@@ -50,13 +50,15 @@ std::string read_configmap_artifact(const configmap_key_selector& selector,
   if (!valid_name(ns))
     throw artifact_error(path + ": \"" + ns + "\" is not a namespace name");
   auto where = "config map " + ns + "/" + selector.name;
+  // In `impersonate` mode the client acts as the sensor's service account (acting_user).
+  const auto& user = options.client->acting_user();
   api_request request;
   request.path = "/api/v1/namespaces/" + ns + "/configmaps/" + selector.name;
   request.timeout = options.timeout;
   auto response = options.client->call(std::move(request));
   if (!response.ok())
-    throw artifact_error(child_path(path, "name") + ": cannot read " + where + ": "
-                         + response.message());
+    throw artifact_error(child_path(path, "name") + ": cannot read " + where
+                         + (user.empty() ? "" : " as " + user) + ": " + response.message());
   auto map = nlohmann::json::parse(response.body, nullptr, false);
   if (!map.is_object())
     throw artifact_error(path + ": the API's answer for " + where + " is not a JSON object");

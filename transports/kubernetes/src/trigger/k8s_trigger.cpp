@@ -49,6 +49,7 @@ public:
     auto ns = object.contains(at) && object[at].is_string() ? object[at].get<std::string>() : "";
     if (ns.empty() && resource.namespaced)
       throw std::runtime_error("resource namespace must be specified for fetching live object");
+    site.check_scope(resource, ns, "metadata.namespace");
     auto path = api_client::path_of(resource, ns, name);
     auto live = site.get(path, "cannot read the live object");
     if (!live)
@@ -61,6 +62,7 @@ public:
     // Argo: a cluster-scoped resource has no namespace; any other the object's, else the
     // sensor's.
     std::string ns = resource.namespaced ? site.namespace_of(object) : "";
+    site.check_scope(resource, ns, "metadata.namespace");
     if (!object["metadata"].is_object())
       object["metadata"] = json::object();
     if (ns.empty())
@@ -132,7 +134,8 @@ private:
 
 } // namespace
 
-std::vector<std::string> k8s_trigger_problems(const core::trigger_context& ctx) {
+std::vector<std::string> k8s_trigger_problems(const core::trigger_context& ctx,
+                                              const options& opts) {
   const k8s_trigger_spec* spec = nullptr;
   try {
     spec = &core::spec_of<k8s_trigger_spec>(ctx);
@@ -147,19 +150,24 @@ std::vector<std::string> k8s_trigger_problems(const core::trigger_context& ctx) 
   auto op = spec->effective_operation();
   if (op != "create" && op != "update" && op != "patch" && op != "delete")
     problems.push_back(fmt::format("{}: unknown operation type {}", name, op));
+  auto scope = trigger_scope_problems(ctx, opts, "k8s", spec->source.get());
+  problems.insert(problems.end(), scope.begin(), scope.end());
   return problems;
 }
 
 core::trigger_factory make_k8s_trigger_factory(const options& opts) {
   auto create = [opts](const core::trigger_context& ctx)
     -> std::unique_ptr<core::trigger_executor> {
-    if (auto problems = k8s_trigger_problems(ctx); !problems.empty())
+    if (auto problems = k8s_trigger_problems(ctx, opts); !problems.empty())
       throw core::trigger_error(problems.front());
     const auto& spec = core::spec_of<k8s_trigger_spec>(ctx);
     return make_object_executor(ctx, opts, "k8s", spec.source,
                                 std::make_unique<k8s_operation>(spec));
   };
-  return {std::move(create), k8s_trigger_problems, k8s_trigger_spec_step()};
+  auto check = [opts](const core::trigger_context& ctx) {
+    return k8s_trigger_problems(ctx, opts);
+  };
+  return {std::move(create), std::move(check), k8s_trigger_spec_step()};
 }
 
 } // namespace ganglion::kubernetes::detail

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
+#include "acting_identity.hpp"
 #include "artifact/artifact.hpp"
 #include "ganglion/core/internal/event_view.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
@@ -79,14 +80,25 @@ public:
     } catch (const std::exception& e) {
       throw core::trigger_error(fmt::format("{}: {}", site_.name(), e.what()));
     }
+    std::shared_ptr<api_client> shared;
     try {
-      site_.client = shared_client(opts);
+      shared = shared_client(opts);
     } catch (const std::exception& e) {
       if (!ctx.dry_run)
         throw core::trigger_error(
           fmt::format("{}: no Kubernetes API to talk to: {}", site_.name(), e.what()));
       // A dry run renders the object without the API; what only the API can give fails there.
       no_api_ = e.what();
+    }
+    try {
+      auto identity = identity_for(opts.object_identity, std::move(shared), ctx.sensor_namespace,
+                                   ctx.sensor_service_account);
+      site_.client = std::move(identity.client);
+      site_.acting_user = std::move(identity.user);
+      site_.confined_to = std::move(identity.confined_to);
+    } catch (const std::invalid_argument& e) {
+      throw core::trigger_error(fmt::format("{}: cannot act as the Sensor's service account: {}",
+                                            site_.name(), e.what()));
     }
     auto kind = source_->kind();
     if (!template_parameterized_

@@ -25,7 +25,12 @@ struct trigger_site {
   std::string sensor;
   std::string sensor_namespace;
   std::string trigger;
+  /// The client of its calls: acting as the sensor's service account in `impersonate` mode.
   std::shared_ptr<api_client> client;
+  /// The user `client` impersonates; empty: the engine's credentials.
+  std::string acting_user;
+  /// `namespace` mode: the only namespace it may act in; empty: no confinement.
+  std::string confined_to;
 
   /// `<type> trigger <sensor>/<trigger>`, for messages.
   std::string name() const;
@@ -36,6 +41,10 @@ struct trigger_site {
   resource_info resource_of(const std::string& api_version, const std::string& kind) const;
   /// The resource of the object's apiVersion and kind (both required).
   resource_info resource_of(const nlohmann::json& object) const;
+  /// In `namespace` mode, throws std::runtime_error unless `resource` is namespaced and `ns` is
+  /// `confined_to`; `field` names what chose `ns` (`metadata.namespace`).
+  void check_scope(const resource_info& resource, const std::string& ns,
+                   std::string_view field) const;
   /// Sends a request; throws std::runtime_error `<what>: <the API's message>` unless 2xx.
   /// The response body as JSON (null when empty).
   nlohmann::json send(const std::string& method, const std::string& path,

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "acting_identity.hpp"
 #include "trigger/object_trigger.hpp"
 
 namespace ganglion::kubernetes::detail {
@@ -19,6 +20,14 @@ api_client& client_of(const trigger_site& site, std::string_view what) {
   if (!site.client)
     throw std::runtime_error(fmt::format("{} needs the Kubernetes API", what));
   return *site.client;
+}
+
+/// In `namespace` mode, throws unless `path` stays in the confined namespace (whatever built it).
+void check_path(const trigger_site& site, const std::string& method, const std::string& path) {
+  if (!site.confined_to.empty() && !path_in_namespace(path, site.confined_to))
+    throw std::runtime_error(fmt::format(
+      "{} {} refused: it leaves the Sensor's namespace \"{}\" (--object-identity namespace)",
+      method, path, site.confined_to));
 }
 
 } // namespace
@@ -53,6 +62,17 @@ resource_info trigger_site::resource_of(const nlohmann::json& object) const {
   return resource_of(api_version, kind);
 }
 
+void trigger_site::check_scope(const resource_info& resource, const std::string& ns,
+                               std::string_view field) const {
+  if (confined_to.empty())
+    return;
+  if (!resource.namespaced)
+    throw std::runtime_error(cluster_scoped_refused(
+      fmt::format("kind {} ({})", resource.kind, resource.api_version()), "Sensor", confined_to));
+  if (ns != confined_to)
+    throw std::runtime_error(outside_namespace(field, ns, "Sensor", confined_to));
+}
+
 nlohmann::json trigger_site::send(const std::string& method, const std::string& path,
                                   const std::string& body, const std::string& content_type,
                                   const std::string& what) const {
@@ -61,9 +81,11 @@ nlohmann::json trigger_site::send(const std::string& method, const std::string& 
   request.path = path;
   request.body = body;
   request.content_type = content_type;
+  check_path(*this, method, path);
   auto response = client_of(*this, what).call(std::move(request));
   if (!response.ok())
-    throw std::runtime_error(fmt::format("{}: {}", what, response.message()));
+    throw std::runtime_error(fmt::format("{}{}: {}", what, as_user(acting_user),
+                                         response.message()));
   if (response.body.empty())
     return nullptr;
   return nlohmann::json::parse(response.body, nullptr, false);
@@ -73,11 +95,13 @@ std::optional<nlohmann::json> trigger_site::get(const std::string& path,
                                                 const std::string& what) const {
   api_request request;
   request.path = path;
+  check_path(*this, "GET", path);
   auto response = client_of(*this, what).call(std::move(request));
   if (response.status == 404)
     return std::nullopt;
   if (!response.ok())
-    throw std::runtime_error(fmt::format("{}: {}", what, response.message()));
+    throw std::runtime_error(fmt::format("{}{}: {}", what, as_user(acting_user),
+                                         response.message()));
   return nlohmann::json::parse(response.body, nullptr, false);
 }
 

@@ -54,6 +54,7 @@ public:
     }
     const auto ns = site.namespace_of(object);
     const auto workflows = site.resource_of(workflows_api, "Workflow");
+    site.check_scope(workflows, ns, "metadata.namespace");
     const auto collection = api_client::path_of(workflows, ns);
     auto submit = [&](json wf, const char* verb) -> operation_result {
       wf["metadata"]["namespace"] = ns;
@@ -114,6 +115,7 @@ private:
         && lower != "clusterworkflowtemplate")
       throw std::runtime_error(fmt::format("invalid kind {}", kind));
     auto resource = site.resource_of(object.value("apiVersion", workflows_api), kind);
+    site.check_scope(resource, ns, "metadata.namespace");
     auto found = site.get(api_client::path_of(resource, ns, name),
                           fmt::format("cannot read {} {}", kind, name));
     if (!found)
@@ -131,7 +133,8 @@ private:
 
 } // namespace
 
-std::vector<std::string> workflow_trigger_problems(const core::trigger_context& ctx) {
+std::vector<std::string> workflow_trigger_problems(const core::trigger_context& ctx,
+                                                   const options& opts) {
   const workflow_trigger_spec* spec = nullptr;
   try {
     spec = &core::spec_of<workflow_trigger_spec>(ctx);
@@ -151,19 +154,24 @@ std::vector<std::string> workflow_trigger_problems(const core::trigger_context& 
     problems.push_back(fmt::format("{}: unknown operation type \"{}\"", name, op));
   for (const auto& p : spec->arg_problems)
     problems.push_back(fmt::format("{}: argoWorkflow.args[{}]: {}", name, p.index, p.message));
+  auto scope = trigger_scope_problems(ctx, opts, "argoWorkflow", spec->source.get());
+  problems.insert(problems.end(), scope.begin(), scope.end());
   return problems;
 }
 
 core::trigger_factory make_workflow_trigger_factory(const options& opts) {
   auto create = [opts](const core::trigger_context& ctx)
     -> std::unique_ptr<core::trigger_executor> {
-    if (auto problems = workflow_trigger_problems(ctx); !problems.empty())
+    if (auto problems = workflow_trigger_problems(ctx, opts); !problems.empty())
       throw core::trigger_error(problems.front());
     const auto& spec = core::spec_of<workflow_trigger_spec>(ctx);
     return make_object_executor(ctx, opts, "argoWorkflow", spec.source,
                                 std::make_unique<workflow_operation>(spec));
   };
-  return {std::move(create), workflow_trigger_problems, workflow_trigger_spec_step()};
+  auto check = [opts](const core::trigger_context& ctx) {
+    return workflow_trigger_problems(ctx, opts);
+  };
+  return {std::move(create), std::move(check), workflow_trigger_spec_step()};
 }
 
 } // namespace ganglion::kubernetes::detail

@@ -29,6 +29,9 @@ struct api_request {
   std::string content_type = "application/json";
   /// Whole-request timeout; zero: the client's.
   std::chrono::milliseconds timeout{0};
+  /// The user the request acts as through Kubernetes impersonation (`Impersonate-User`, e.g.
+  /// `system:serviceaccount:<ns>:<name>`); empty: the client's (see api_client::acting_as).
+  std::string impersonate_user{};
 };
 
 /// How a request ended. `status` 0 when no response arrived (then `error` says why).
@@ -110,10 +113,26 @@ public:
 
   const cluster_config& config() const noexcept;
 
+  /// A client for the calls made on behalf of `user` (Kubernetes impersonation: every request
+  /// and watch sends `Impersonate-User: <user>`, so the API server authorizes it as that user).
+  /// It shares `client`'s connections, credentials and discovery cache (discovery lists
+  /// resource types alone and stays `client`'s own) and keeps `client` alive. Throws
+  /// std::invalid_argument when `user` is empty or holds a control character.
+  static std::shared_ptr<api_client> acting_as(std::shared_ptr<api_client> client,
+                                               std::string user);
+
+  /// The user acting_as() gave; empty: the credentials' own.
+  const std::string& acting_user() const noexcept;
+
 private:
   friend class watcher;
   struct impl;
-  std::unique_ptr<impl> impl_;
+  api_client(std::shared_ptr<api_client> owner, std::string user);
+
+  std::shared_ptr<impl> impl_;
+  /// Of a client made by acting_as: the client that owns `impl_` (and shuts it down).
+  std::shared_ptr<api_client> owner_;
+  std::string user_;
 };
 
 } // namespace ganglion::kubernetes

@@ -5,6 +5,7 @@
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/kubernetes/client.hpp"
+#include "ganglion/kubernetes/object_identity.hpp"
 
 namespace ganglion::kubernetes {
 
@@ -13,6 +14,9 @@ struct options {
   /// `--kubeconfig PATH`; empty: `$KUBECONFIG`, `~/.kube/config`, in-cluster (load_config).
   std::string kubeconfig;
   client_options client;
+  /// Whose rights the resource source, the k8s and argoWorkflow triggers and the `configmap`
+  /// trigger source use (`--object-identity`); `engine`: the credentials' own.
+  identity_mode object_identity = identity_mode::engine;
   /// Trigger sources (`git`) may clone plain `http://` URLs, never with creds or githubApp;
   /// off: https and ssh only.
   bool allow_plain_http_git = false;

@@ -1,0 +1,53 @@
+// `namespace` mode's check step of the k8s and argoWorkflow triggers: a fixed source object
+// (`resource`, `inline`) that names another namespace is refused before anything runs.
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "acting_identity.hpp"
+#include "artifact/artifact.hpp"
+#include "trigger/trigger_factories.hpp"
+
+namespace ganglion::kubernetes::detail {
+
+std::vector<std::string> trigger_scope_problems(const core::trigger_context& ctx,
+                                                const options& opts, const std::string& type,
+                                                const artifact_location* source) {
+  const auto name = fmt::format("{} trigger {}/{}", type, ctx.sensor_name,
+                                ctx.manifest ? ctx.manifest->template_.name : std::string{});
+  std::vector<std::string> problems;
+  if (opts.object_identity == identity_mode::impersonate) {
+    try {
+      service_account_user(ctx.sensor_namespace.empty() ? "default" : ctx.sensor_namespace,
+                           ctx.sensor_service_account);
+    } catch (const std::invalid_argument& e) {
+      problems.push_back(fmt::format("{}: cannot act as the Sensor's service account: {}", name,
+                                     e.what()));
+    }
+  }
+  if (opts.object_identity != identity_mode::namespace_ || ctx.sensor_namespace.empty()
+      || !source)
+    return problems;
+  auto kind = source->kind();
+  if (kind != artifact_kind::resource && kind != artifact_kind::inline_text)
+    return problems;
+  const auto path = type + ".source";
+  nlohmann::json object;
+  try {
+    fetch_options fetch;
+    fetch.path = path;
+    object = nlohmann::json::parse(fetch_artifact(*source, fetch));
+  } catch (const std::exception&) {
+    return problems; // the executor reports what is wrong with the object itself
+  }
+  auto at = "/metadata/namespace"_json_pointer;
+  if (object.contains(at) && object[at].is_string()
+      && object[at].get<std::string>() != ctx.sensor_namespace)
+    problems.push_back(fmt::format(
+      "{}: {}", name,
+      outside_namespace(path + ": metadata.namespace", object[at].get<std::string>(), "Sensor",
+                        ctx.sensor_namespace)));
+  return problems;
+}
+
+} // namespace ganglion::kubernetes::detail
