@@ -31,16 +31,19 @@ http::handler reload_handler(reloader& reloads) {
 }
 
 /// POST /v1/sources/{eventsource}/{event}/restart: 200 once the source starts again, 404 for
-/// no such source, 409 for a source that cannot run, 503 while the engine is not running.
+/// no such source, 409 for a source that cannot run, 503 while the engine is not running. In
+/// cluster mode {eventsource} is `<namespace>/<name>`, as /v1/status shows it.
 http::handler restart_handler(core::engine& engine) {
   return [&engine](http::request&& req, http::responder reply) {
     constexpr std::string_view prefix = "/v1/sources/";
     constexpr std::string_view suffix = "/restart";
     std::string_view path = req.path;
     auto names = path.substr(prefix.size());
-    auto slash = names.find('/');
-    if (!names.ends_with(suffix) || slash == std::string_view::npos || slash == 0
-        || slash + suffix.size() >= names.size()) {
+    auto slash = names.ends_with(suffix)
+                   ? names.substr(0, names.size() - suffix.size()).rfind('/')
+                   : std::string_view::npos;
+    if (slash == std::string_view::npos || slash == 0
+        || slash + suffix.size() + 1 >= names.size()) {
       reply(http::text_response(404, "expected /v1/sources/{eventsource}/{event}/restart"));
       return;
     }

@@ -35,6 +35,36 @@ struct loaded_object {
   k8s::object_verdict verdict;
 };
 
+/// The name the engine knows an object of the cluster by: `<namespace>/<name>`, since names
+/// are unique per namespace only.
+std::string qualified_name(const std::string& ns, const std::string& name) {
+  return ns.empty() ? name : ns + "/" + name;
+}
+
+/// The namespace an EventSource or Sensor document names; empty for other kinds.
+std::string namespace_of(const dsl::document& d) {
+  if (const auto* es = std::get_if<dsl::event_source>(&d.body))
+    return es->metadata.namespace_;
+  if (const auto* sensor = std::get_if<dsl::sensor>(&d.body))
+    return sensor->metadata.namespace_;
+  return {};
+}
+
+/// Gives the EventSources and Sensors of `documents` (one object of the cluster) their
+/// qualified name; EventBuses keep theirs, which Sensors and EventSources name as written.
+void qualify(std::vector<dsl::document>& documents) {
+  for (auto& d : documents) {
+    auto rename = [&d](dsl::object_meta& meta) {
+      meta.name = qualified_name(meta.namespace_, meta.name);
+      d.name = meta.name;
+    };
+    if (auto* es = std::get_if<dsl::event_source>(&d.body))
+      rename(es->metadata);
+    else if (auto* sensor = std::get_if<dsl::sensor>(&d.body))
+      rename(sensor->metadata);
+  }
+}
+
 /// Why the components of a valid object do not all run: its first refusal, else its first
 /// component in phase Error; empty when it runs.
 std::string not_running(const k8s::cluster_object& o, const std::vector<core::refusal>& refusals,
@@ -43,12 +73,13 @@ std::string not_running(const k8s::cluster_object& o, const std::vector<core::re
   for (const auto& r : refusals)
     if (r.why.where.object && r.why.where.file == label)
       return r.text();
-  auto prefix = o.name + "/";
+  auto name = qualified_name(o.namespace_name, o.name);
+  auto prefix = name + "/";
   for (const auto& c : phases) {
     if (c.phase != core::phase::error)
       continue;
     bool mine = o.kind == "EventSource" ? c.kind == "source" && c.name.starts_with(prefix)
-                : o.kind == "Sensor"    ? (c.kind == "sensor" && c.name == o.name)
+                : o.kind == "Sensor"    ? (c.kind == "sensor" && c.name == name)
                                          || (c.kind == "trigger" && c.name.starts_with(prefix))
                                      : false;
     if (mine)
@@ -211,15 +242,24 @@ cluster_mode::~cluster_mode() {
 }
 
 std::vector<dsl::document> cluster_mode::documents(const std::vector<dsl::document>& files) {
+  // An object of a file that names no namespace serves every namespace: a cluster object of
+  // its kind and name, in any namespace, is its duplicate.
   std::map<std::pair<std::string, std::string>, std::string> taken;
-  for (const auto& d : files)
-    if (!d.name.empty())
-      taken.emplace(std::pair{d.kind, d.name}, d.where.file);
+  std::map<std::pair<std::string, std::string>, std::string> everywhere;
+  for (const auto& d : files) {
+    if (d.name.empty())
+      continue;
+    auto ns = namespace_of(d);
+    taken.emplace(std::pair{d.kind, qualified_name(ns, d.name)}, d.where.file);
+    if (ns.empty())
+      everywhere.emplace(std::pair{d.kind, d.name}, d.where.file);
+  }
   std::vector<dsl::document> out;
   std::map<std::string, loaded_object> now;
   for (auto& o : impl_->manifests->objects()) {
     auto label = o.label();
     auto loaded = dsl::load_object_text(o.manifest, label, impl_->load);
+    qualify(loaded.documents);
     k8s::object_verdict verdict;
     for (const auto& d : loaded.diagnostics)
       if (d.level == dsl::severity::error) {
@@ -228,12 +268,15 @@ std::vector<dsl::document> cluster_mode::documents(const std::vector<dsl::docume
         break;
       }
     if (verdict.error.empty()) {
-      auto [it, fresh] = taken.emplace(std::pair{o.kind, o.name}, label);
-      if (!fresh) {
+      auto key = o.kind == "EventBus" ? o.name : qualified_name(o.namespace_name, o.name);
+      auto [it, fresh] = taken.emplace(std::pair{o.kind, key}, label);
+      auto file = everywhere.find(std::pair{o.kind, o.name});
+      if (!fresh || file != everywhere.end()) {
         verdict.error_path = "metadata.name";
         verdict.error = "a" + std::string{o.kind == "EventSource" ? "n " : " "} + o.kind + " named "
-                        + o.name + " is already loaded from " + it->second
-                        + "; ganglion runs one of a kind and name";
+                        + o.name + " is already loaded from "
+                        + (fresh ? file->second : it->second)
+                        + "; ganglion runs one of a kind and name in a namespace";
       }
     }
     std::string message;

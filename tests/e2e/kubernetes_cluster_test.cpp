@@ -194,7 +194,7 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
   EXPECT_EQ(sources.value("reason", ""), "InvalidEventSource");
   EXPECT_EQ(sources.value("message", ""),
             "metadata.name: an EventSource named hooks is already loaded from "
-              + engine.manifest_file() + "; ganglion runs one of a kind and name");
+              + engine.manifest_file() + "; ganglion runs one of a kind and name in a namespace");
 
   auto bad = sensor("bad", sink.url("/bad"));
   bad["spec"]["triggers"][0]["template"]["http"].erase("url");

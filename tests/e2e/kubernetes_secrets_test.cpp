@@ -115,7 +115,7 @@ void each_object_reads_its_own_namespace(std::vector<std::string> args) {
   auto status = json::parse(engine.status());
   bool shown = false;
   for (const auto& c : status["components"])
-    if (c.value("kind", "") == "trigger" && c.value("name", "") == "s-c/t") {
+    if (c.value("kind", "") == "trigger" && c.value("name", "") == "team-b/s-c/t") {
       shown = true;
       EXPECT_EQ(c.value("phase", ""), "Error");
       auto why = c.value("lastError", "");

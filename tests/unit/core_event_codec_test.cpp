@@ -39,6 +39,25 @@ TEST(EventCodec, round_trips_every_field_but_the_sequence) {
   EXPECT_EQ(out.sequence, 0u) << "the log keeps the sequence in its record header";
 }
 
+TEST(EventCodec, keeps_the_namespace_and_encodes_an_event_without_one_as_before) {
+  auto e = sample_event();
+  std::string before;
+  encode_event(e, before);
+  e.namespace_ = "team-a";
+  auto out = round_trip(e);
+  EXPECT_EQ(out.namespace_, "team-a");
+  std::string with;
+  encode_event(e, with);
+  EXPECT_EQ(with.substr(0, before.size()), before) << "the namespace is appended, last";
+
+  event old;
+  old.namespace_ = "stale";
+  ASSERT_TRUE(decode_event(before, old)) << "a log written before namespaces decodes";
+  EXPECT_EQ(old.namespace_, "") << "and names none";
+  EXPECT_FALSE(decode_event(with + "x", old)) << "trailing bytes after the namespace";
+  EXPECT_FALSE(decode_event(before + std::string(4, '\0'), old)) << "an empty namespace field";
+}
+
 TEST(EventCodec, round_trips_binary_empty_and_large_data) {
   event empty;
   empty.datacontenttype.clear();

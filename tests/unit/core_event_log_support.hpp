@@ -116,6 +116,7 @@ inline void expect_same_event(const event& a, const event& b) {
   EXPECT_EQ(a.datacontenttype, b.datacontenttype);
   EXPECT_EQ(a.specversion, b.specversion);
   EXPECT_EQ(a.data, b.data);
+  EXPECT_EQ(a.namespace_, b.namespace_);
 }
 
 } // namespace ganglion::core::testing

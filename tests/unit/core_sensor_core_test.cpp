@@ -67,6 +67,29 @@ TEST(sensor_core, events_of_other_sources_or_names_are_ignored) {
   EXPECT_TRUE(out.empty());
 }
 
+TEST(sensor_core, an_event_of_another_namespace_never_reaches_the_sensor) {
+  auto manifest = sensor_of({dependency("a", "es", "one")}, {log_trigger("t")});
+  manifest.metadata.namespace_ = "team-a";
+  core::sensor_core sc{manifest};
+  std::vector<core::firing> out;
+  auto from = [](std::string ns) {
+    auto e = std::make_shared<core::event>(*make_event("es", "one", "{}"));
+    e->namespace_ = std::move(ns);
+    return event_ptr{e};
+  };
+  sc.process(from("team-b"), out);
+  EXPECT_TRUE(out.empty()) << "team-b's EventSource 'es' is not team-a's";
+  sc.process(from("team-a"), out);
+  sc.process(from(""), out);
+  EXPECT_EQ(out.size(), 2u) << "its own namespace's, and an EventSource that names none, reach it";
+
+  auto anywhere = sensor_of({dependency("a", "es", "one")}, {log_trigger("t")});
+  core::sensor_core unnamespaced{anywhere};
+  std::vector<core::firing> fired;
+  unnamespaced.process(from("team-b"), fired);
+  EXPECT_EQ(fired.size(), 1u) << "a sensor that names no namespace keeps the name-only rule";
+}
+
 TEST(sensor_core, and_condition_fires_with_the_latest_event_of_each_dependency) {
   core::sensor_core sc{sensor_of({dependency("a", "es", "a"), dependency("b", "es", "b")},
                                  {log_trigger("t", "a && b")})};

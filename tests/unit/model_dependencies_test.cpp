@@ -97,3 +97,22 @@ TEST(model_dependencies, a_missing_name_is_left_to_the_sensor_rules) {
   EXPECT_TRUE(has_errors(r.diagnostics)) << dump(r);
   EXPECT_TRUE(unresolved_dependencies(r.documents).empty());
 }
+
+TEST(model_dependencies, an_event_source_of_another_namespace_does_not_serve_a_sensor) {
+  auto in = [](const std::string& yaml, const std::string& ns) {
+    auto at = yaml.find("metadata:\n");
+    return yaml.substr(0, at + 10) + "  namespace: " + ns + "\n" + yaml.substr(at + 10);
+  };
+  auto sensor = sensor_on({{"hooks", "example"}});
+  auto other = unresolved(in(hooks, "team-b") + in(sensor, "team-a"));
+  ASSERT_EQ(other.diagnostics.size(), 1u) << dump(other);
+  EXPECT_NE(other.diagnostics[0].message.find(
+              "no loaded EventSource of namespace team-a is named \"hooks\""),
+            std::string::npos)
+    << other.diagnostics[0].message;
+  EXPECT_TRUE(unresolved(in(hooks, "team-a") + in(sensor, "team-a")).diagnostics.empty());
+  EXPECT_TRUE(unresolved(hooks + in(sensor, "team-a")).diagnostics.empty())
+    << "an EventSource that names no namespace serves every namespace";
+  EXPECT_TRUE(unresolved(in(hooks, "team-b") + sensor).diagnostics.empty())
+    << "a Sensor that names none is served by every namespace";
+}

@@ -22,6 +22,8 @@ std::size_t encoded_size(const event& e) noexcept {
   std::size_t size = 0;
   for (auto field : fields)
     size += sizeof(std::uint32_t) + (e.*field).size();
+  if (!e.namespace_.empty())
+    size += sizeof(std::uint32_t) + e.namespace_.size();
   return size;
 }
 
@@ -31,6 +33,11 @@ void encode_event(const event& e, std::string& out) {
     const auto& value = e.*field;
     put_u32(out, static_cast<std::uint32_t>(value.size()));
     out.append(value);
+  }
+  // Only when set, so an event without one encodes as it did before namespaces were kept.
+  if (!e.namespace_.empty()) {
+    put_u32(out, static_cast<std::uint32_t>(e.namespace_.size()));
+    out.append(e.namespace_);
   }
 }
 
@@ -42,6 +49,13 @@ bool decode_event(std::string_view bytes, event& out) {
       return false;
     (out.*field).assign(value);
   }
+  out.namespace_.clear();
+  if (in.empty())
+    return true;
+  std::string_view ns;
+  if (!in.string(ns) || ns.empty())
+    return false;
+  out.namespace_.assign(ns);
   return in.empty();
 }
 

@@ -67,7 +67,7 @@ dry_run::dry_run(const std::vector<dsl::document>& documents, const trigger_regi
         why = type + " triggers are not run by ganglion yet — see docs/compatibility.md";
       } else {
         trigger_context ctx;
-        ctx.sensor_name = run.manifest->metadata.name;
+        ctx.sensor_name = run.manifest->metadata.argo_name();
         ctx.sensor_namespace = run.manifest->metadata.namespace_;
         ctx.sensor_service_account = run.manifest->spec.service_account_name;
         ctx.manifest = &t;

@@ -104,7 +104,7 @@ std::optional<child_spec> engine::impl::source_child(
     return std::nullopt;
   }
   source_context ctx;
-  ctx.event_source_name = es.metadata.name;
+  ctx.event_source_name = es.metadata.argo_name();
   ctx.event_name = name;
   ctx.type = type;
   ctx.manifest = manifest.get();
@@ -149,7 +149,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   auto own_secrets = secrets->for_namespace(sensor.metadata.namespace_);
   auto make_context = [&](const dsl::trigger& manifest) {
     trigger_context ctx;
-    ctx.sensor_name = sensor.metadata.name;
+    ctx.sensor_name = sensor.metadata.argo_name();
     ctx.sensor_namespace = sensor.metadata.namespace_;
     ctx.sensor_service_account = sensor.spec.service_account_name;
     ctx.data_dir = options.data_dir;
@@ -182,7 +182,7 @@ std::optional<trigger_setup> engine::impl::plan_trigger(const dsl::sensor& senso
   setup.sensor_name = sensor.metadata.name;
   setup.trigger_name = t.template_.name;
   setup.factory = factory->second;
-  setup.context.sensor_name = sensor.metadata.name;
+  setup.context.sensor_name = sensor.metadata.argo_name();
   setup.context.sensor_namespace = sensor.metadata.namespace_;
   setup.context.sensor_service_account = sensor.spec.service_account_name;
   setup.context.data_dir = options.data_dir;

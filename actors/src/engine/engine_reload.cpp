@@ -101,7 +101,7 @@ struct reload_draft {
       if (auto es = std::get_if<dsl::event_source>(&doc.body)) {
         sources[es->metadata.name] = &doc;
         for (const auto& e : es->spec.events)
-          provided.emplace(es->metadata.name, e.name);
+          provided.emplace(es->metadata.namespaced_name(), e.name);
       } else if (auto s = std::get_if<dsl::sensor>(&doc.body)) {
         sensors[s->metadata.name] = &doc;
       } else if (auto b = std::get_if<dsl::event_bus>(&doc.body)) {

@@ -107,7 +107,7 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
     }
     check_secrets(b, doc, "source", name, path, cx);
     source_context ctx;
-    ctx.event_source_name = es.metadata.name;
+    ctx.event_source_name = es.metadata.argo_name();
     ctx.event_name = e.name;
     ctx.type = e.type;
     ctx.manifest = &es;
@@ -149,7 +149,7 @@ void check_action(refusals_builder& b, const dsl::document& doc, const std::stri
     return;
   }
   trigger_context ctx;
-  ctx.sensor_name = sensor.metadata.name;
+  ctx.sensor_name = sensor.metadata.argo_name();
   ctx.sensor_namespace = sensor.metadata.namespace_;
   ctx.sensor_service_account = sensor.spec.service_account_name;
   ctx.manifest = &t;

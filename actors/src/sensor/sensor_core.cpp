@@ -45,6 +45,7 @@ simdjson::dom::parser& transform_parser() {
 sensor_core::sensor_core(const dsl::sensor& manifest, metrics_registry* metrics,
                          sensor_options options)
   : sensor_name_(manifest.metadata.name),
+    namespace_(manifest.metadata.namespace_),
     dedup_(options.dedup_window, options.dedup_capacity) {
   if (metrics)
     duplicate_counter_ = &metrics->get_counter(
@@ -249,7 +250,7 @@ event_ptr sensor_core::transformed(compiled_dependency& dep, const event_ptr& e,
 void sensor_core::process(const event_ptr& e, std::vector<firing>& out,
                           std::vector<dependency_verdict>* verdicts) {
   const auto* routed = index_.find(e->source, e->subject);
-  if (!routed)
+  if (!routed || !same_namespace(*e))
     return;
   if (dedup_.seen_before(e->id, dedup_window::clock::now())) {
     ++duplicates_;

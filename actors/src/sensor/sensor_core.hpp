@@ -109,6 +109,12 @@ public:
   explicit sensor_core(const dsl::sensor& manifest, metrics_registry* metrics = nullptr,
                        sensor_options options = {});
 
+  /// Whether `e` is for this sensor's namespace: an event and a sensor of two different
+  /// namespaces never meet (an event or a sensor that names none meets every namespace).
+  bool same_namespace(const event& e) const noexcept {
+    return namespace_.empty() || e.namespace_.empty() || e.namespace_ == namespace_;
+  }
+
   /// Processes one event; appends the firings it causes to `out` and, when `verdicts` is
   /// given, why each dependency accepted or rejected it. An event whose id was processed
   /// within the dedup window is skipped and counted.
@@ -156,6 +162,7 @@ private:
                         dsl::event_view& out, dependency_verdict& verdict);
 
   std::string sensor_name_;
+  std::string namespace_;
   std::vector<compiled_dependency> dependencies_;
   std::vector<compiled_trigger> triggers_;
   /// (eventSourceName, eventName) → dependency indexes.

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "source/namespaced_publisher.hpp"
+
 namespace ganglion::core {
 
 const dsl::source_event& event_of(const source_context& ctx) {
@@ -48,6 +50,8 @@ void filtered_publisher::publish(event&& e, publish_done done) {
 }
 
 std::unique_ptr<source> start_source(const source_factory& factory, source_context ctx) {
+  if (ctx.bus && ctx.manifest && !ctx.manifest->metadata.namespace_.empty())
+    ctx.bus = std::make_shared<namespaced_publisher>(ctx.manifest->metadata.namespace_, ctx.bus);
   const auto* filter = filter_of(ctx);
   if (filter != nullptr && !filter->expression.empty() && ctx.bus) {
     try {

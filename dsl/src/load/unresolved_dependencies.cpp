@@ -27,6 +27,17 @@ diagnostic warning_at(const document& doc, std::string path, std::string message
   return d;
 }
 
+/// The EventSource name of a provided key when a Sensor of `sensor_namespace` can reach it
+/// (an EventSource and a Sensor of two different namespaces never meet), else empty.
+std::string_view reachable(std::string_view key, std::string_view sensor_namespace) {
+  auto slash = key.rfind('/');
+  if (slash == std::string_view::npos)
+    return key;
+  if (sensor_namespace.empty() || key.substr(0, slash) == sensor_namespace)
+    return key.substr(slash + 1);
+  return {};
+}
+
 } // namespace
 
 provided_events events_provided(const std::vector<document>& documents) {
@@ -34,7 +45,7 @@ provided_events events_provided(const std::vector<document>& documents) {
   for (const auto& doc : documents)
     if (const auto* es = std::get_if<event_source>(&doc.body))
       for (const auto& e : es->spec.events)
-        out.emplace(es->metadata.name, e.name);
+        out.emplace(es->metadata.namespaced_name(), e.name);
   return out;
 }
 
@@ -48,21 +59,31 @@ std::vector<diagnostic> unresolved_dependencies(const document& doc,
   for (std::size_t i = 0; i < deps.size(); ++i) {
     const auto& dep = deps[i];
     // A missing name is already an error of the sensor's own rules.
-    if (dep.event_source_name.empty() || dep.event_name.empty()
-        || provided.count({dep.event_source_name, dep.event_name}))
+    if (dep.event_source_name.empty() || dep.event_name.empty())
       continue;
     std::set<std::string_view> sources;
     std::set<std::string_view> events;
-    for (const auto& [source, event] : provided) {
+    bool found = false;
+    for (const auto& [key, event] : provided) {
+      auto source = reachable(key, s->metadata.namespace_);
+      if (source.empty())
+        continue;
       sources.insert(source);
-      if (source == dep.event_source_name)
+      if (source == dep.event_source_name) {
         events.insert(event);
+        found = found || event == dep.event_name;
+      }
     }
+    if (found)
+      continue;
     auto at = yaml_item_path("spec.dependencies", i);
     if (events.empty())
       out.push_back(warning_at(
         doc, yaml_child_path(at, "eventSourceName"),
-        "no loaded EventSource is named \"" + dep.event_source_name + "\""
+        "no loaded EventSource"
+          + (s->metadata.namespace_.empty() ? std::string{}
+                                            : " of namespace " + s->metadata.namespace_)
+          + " is named \"" + dep.event_source_name + "\""
           + suggestion(dep.event_source_name, sources)
           + " (a warning even with --strict: it may be defined in files not loaded here or in "
             "the cluster)"));

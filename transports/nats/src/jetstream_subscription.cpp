@@ -21,7 +21,7 @@ constexpr std::int64_t fetch_wait_ms = 500;
 std::string safe(const std::string& name) {
   std::string out = name;
   for (auto& c : out)
-    if (c == '.' || c == '*' || c == '>' || c == ' ')
+    if (c == '.' || c == '*' || c == '>' || c == ' ' || c == '/' || c == '\\')
       c = '_';
   return out;
 }

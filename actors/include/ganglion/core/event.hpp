@@ -17,6 +17,10 @@ struct event {
   std::string datacontenttype = "application/json";
   std::string specversion = "1.0";
   std::string data; ///< the payload bytes (JSON text for application/json)
+  /// The namespace of the EventSource that published it; empty when the EventSource names
+  /// none. Not a CloudEvent attribute (to_json leaves it out): it keeps the event to the
+  /// Sensors of that namespace, as Argo's per-namespace EventBus does.
+  std::string namespace_;
   /// The event's position in the bus's log, set when the bus accepts it (0 before).
   std::uint64_t sequence = 0;
 };

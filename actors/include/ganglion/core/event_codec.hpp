@@ -1,9 +1,10 @@
 #pragma once
 
-// The binary form of an event in the bus's log and in sensor snapshots: its eight string fields
-// in declaration order (id, source, type, subject, time, datacontenttype, specversion, data),
-// each as a little-endian u32 length followed by the bytes. `sequence` is not part of it (the
-// log keeps it in the record header).
+// The binary form of an event in the bus's log and in sensor snapshots: its eight CloudEvent
+// string fields in declaration order (id, source, type, subject, time, datacontenttype,
+// specversion, data), then `namespace_` only when it is not empty, each as a little-endian u32
+// length followed by the bytes. `sequence` is not part of it (the log keeps it in the record
+// header). Logs written before namespaces were kept decode unchanged.
 
 #include <cstddef>
 #include <string>

@@ -10,7 +10,8 @@
 
 namespace ganglion::dsl {
 
-/// The (eventSourceName, eventName) of every event a set of EventSources defines.
+/// The (EventSource, eventName) of every event a set of EventSources defines, the EventSource
+/// as object_meta::namespaced_name() (`<namespace>/<name>` when it names a namespace).
 using provided_events = std::set<std::pair<std::string, std::string>>;
 
 /// The events the EventSources of `documents` define.

@@ -7,16 +7,35 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 
 namespace ganglion::dsl {
 
 /// Kubernetes object metadata (the parts ganglion uses).
 struct object_meta {
+  /// The name the engine knows the object by (status, routes, durable state): `metadata.name`,
+  /// or `<namespace>/<metadata.name>` for an EventSource or Sensor served from a cluster
+  /// (cluster mode), whose names are unique per namespace only.
   std::string name;
   std::string namespace_;
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
+
+  /// `metadata.name` as the manifest writes it (`name` without a cluster object's namespace):
+  /// what Argo's events and objects carry, e.g. a CloudEvent's `source`.
+  std::string_view argo_name() const noexcept {
+    auto slash = name.rfind('/');
+    return slash == std::string::npos ? std::string_view{name}
+                                      : std::string_view{name}.substr(slash + 1);
+  }
+
+  /// `<namespace>/<metadata.name>`, or `metadata.name` when the manifest names no namespace:
+  /// whom a dependency of a Sensor in the same namespace can reach.
+  std::string namespaced_name() const {
+    return namespace_.empty() ? std::string{argo_name()}
+                              : namespace_ + "/" + std::string{argo_name()};
+  }
 };
 
 /// A reference to one key of a Kubernetes Secret (resolved from SECRETS_DIR/<name>/<key>).
