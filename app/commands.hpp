@@ -19,6 +19,9 @@ struct run_options {
   std::string admin_token_file;
   std::string secrets_dir;
   std::string kubeconfig; ///< `--kubeconfig PATH`: the Kubernetes API the k8s kinds use
+  /// `--object-identity impersonate|namespace|engine`: whose rights objects' Kubernetes calls
+  /// use; empty: `impersonate` in cluster mode when allowed (else `namespace`), else `engine`.
+  std::string object_identity;
   /// `--grpc-ca-file PATH`: the CAs that verify generic sources' TLS servers (empty: the
   /// system's).
   std::string grpc_ca_file;

@@ -21,6 +21,9 @@ struct kind_settings {
   std::string kubeconfig;
   /// `--grpc-ca-file PATH`; empty: generic sources verify TLS servers with the system's CAs.
   std::string grpc_ca_file;
+  /// `--object-identity`, as run resolved it (`impersonate`, `namespace`, `engine`); empty:
+  /// `engine`.
+  std::string object_identity;
 };
 
 /// The event source and trigger kinds this binary runs: every transport's, and the engine's own.

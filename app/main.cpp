@@ -65,6 +65,13 @@ int main(int argc, char** argv) {
                       "A kubeconfig file for cluster mode, the resource source and the k8s and "
                       "argoWorkflow triggers (default: $KUBECONFIG, ~/.kube/config, else the "
                       "pod's service account)");
+  run_cmd->add_option("--object-identity", run.object_identity,
+                      "Whose rights the resource source, the k8s and argoWorkflow triggers and "
+                      "the configmap trigger source use: impersonate (the object's service "
+                      "account), namespace (the engine's, only in the object's namespace) or "
+                      "engine (default: impersonate with --from-cluster when the engine may "
+                      "impersonate service accounts, else namespace; engine without it)")
+    ->check(CLI::IsMember({"impersonate", "namespace", "engine"}));
   run_cmd->add_option("--grpc-ca-file", run.grpc_ca_file,
                       "PEM file of the CAs that verify the TLS servers of generic event sources "
                       "(insecure: false; default: the system's CAs)")

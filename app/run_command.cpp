@@ -24,6 +24,10 @@
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "kinds.hpp"
+#ifdef GANGLION_WITH_KUBERNETES
+#include "ganglion/kubernetes/cluster_manifests.hpp"
+#include "ganglion/kubernetes/object_identity.hpp"
+#endif
 
 namespace ganglion::app {
 
@@ -127,6 +131,36 @@ void announce_ready(core::engine& engine, std::atomic<bool>& stopping) {
   }
 }
 
+/// Whose rights objects' Kubernetes calls use: `--object-identity`; else in cluster mode
+/// `impersonate` when the engine may impersonate the service accounts of the namespaces it
+/// serves, `namespace` (after a warning) when not; else `engine`.
+std::string object_identity_of(const run_options& options) {
+  if (!options.object_identity.empty() || !options.from_cluster)
+    return options.object_identity;
+#ifdef GANGLION_WITH_KUBERNETES
+  try {
+    auto client = kubernetes::cluster_client(options.kubeconfig);
+    std::vector<std::string> namespaces;
+    if (!options.all_namespaces)
+      namespaces = options.namespaces.empty()
+                     ? std::vector<std::string>{client->config().default_namespace}
+                     : options.namespaces;
+    auto mode = kubernetes::cluster_identity_mode(*client, namespaces);
+    spdlog::info("object identity: {} (EventSources and Sensors act {})",
+                 kubernetes::to_string(mode),
+                 mode == kubernetes::identity_mode::impersonate
+                   ? "as their service accounts"
+                   : "with the engine's rights, each in its own namespace");
+    return std::string(kubernetes::to_string(mode));
+  } catch (const std::exception&) {
+    // No configuration: cluster mode reports it and stops the start.
+    return "namespace";
+  }
+#else
+  return options.object_identity;
+#endif
+}
+
 } // namespace
 
 int run_command(const run_options& options) {
@@ -152,7 +186,8 @@ int run_command(const run_options& options) {
   transport_options.bind_host = options.webhook_host;
   transport_options.server.threads = options.io_threads;
   auto transport = std::make_shared<http::runtime>(transport_options);
-  auto registered = register_kinds(transport, kind_settings{options.kubeconfig, options.grpc_ca_file});
+  auto registered = register_kinds(
+    transport, kind_settings{options.kubeconfig, options.grpc_ca_file, object_identity_of(options)});
   auto load_options = load_options_for(registered);
   load_options.empty_directory_ok = options.from_cluster;
   auto loaded = dsl::load_manifests(options.files, load_options);

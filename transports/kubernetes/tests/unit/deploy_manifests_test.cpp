@@ -59,9 +59,30 @@ TEST(kubernetes_deploy, the_roles_grant_what_cluster_mode_uses) {
     for (const char* needed :
          {"eventsources:list", "eventsources:watch", "sensors:list", "sensors:watch",
           "eventbus:list", "eventbus:watch", "eventsources/status:patch", "sensors/status:patch",
-          "eventbus/status:patch", "secrets:list", "secrets:watch"})
+          "eventbus/status:patch", "secrets:list", "secrets:watch",
+          "serviceaccounts:impersonate"})
       EXPECT_TRUE(granted.count(needed)) << file << " lacks " << needed;
+    // The configmap trigger source reads as the object's service account (issue 31).
+    for (const auto& grant : granted)
+      EXPECT_FALSE(grant.starts_with("configmaps:")) << file << " grants " << grant;
     EXPECT_EQ(docs[1]["roleRef"]["name"].as<std::string>(),
               docs[0]["metadata"]["name"].as<std::string>());
   }
+}
+
+TEST(kubernetes_deploy, the_tenant_example_binds_its_role_to_its_own_service_account) {
+  auto docs = YAML::LoadAllFromFile(deploy("rbac/tenant-example.yaml"));
+  ASSERT_EQ(docs.size(), 3u);
+  const auto ns = docs[0]["metadata"]["namespace"].as<std::string>();
+  EXPECT_EQ(docs[0]["kind"].as<std::string>(), "ServiceAccount");
+  EXPECT_EQ(docs[1]["kind"].as<std::string>(), "Role");
+  EXPECT_EQ(docs[2]["kind"].as<std::string>(), "RoleBinding");
+  for (const auto& doc : docs)
+    EXPECT_EQ(doc["metadata"]["namespace"].as<std::string>(), ns);
+  EXPECT_EQ(docs[2]["roleRef"]["name"].as<std::string>(),
+            docs[1]["metadata"]["name"].as<std::string>());
+  const auto& subject = docs[2]["subjects"][0];
+  EXPECT_EQ(subject["kind"].as<std::string>(), "ServiceAccount");
+  EXPECT_EQ(subject["name"].as<std::string>(), docs[0]["metadata"]["name"].as<std::string>());
+  EXPECT_EQ(subject["namespace"].as<std::string>(), ns);
 }
