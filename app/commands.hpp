@@ -66,6 +66,9 @@ struct validate_options {
   /// Where `run` will read secrets; empty: every referenced secret is reported.
   std::string secrets_dir;
   std::string kubeconfig; ///< `--kubeconfig PATH`, as `run` will get it
+  /// `--object-identity`, as `run` will get it: `namespace` reports the objects that leave
+  /// their namespace; empty: `engine`.
+  std::string object_identity;
 };
 
 /// Options of `ganglion test`.

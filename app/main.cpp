@@ -154,6 +154,11 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--kubeconfig", validate.kubeconfig,
                            "A kubeconfig file for the k8s and argoWorkflow triggers (default: $KUBECONFIG, "
                       "~/.kube/config, else the pod's service account)");
+  validate_cmd
+    ->add_option("--object-identity", validate.object_identity,
+                 "The --object-identity run will get (namespace: report the sources and "
+                 "triggers that leave their object's namespace)")
+    ->check(CLI::IsMember({"impersonate", "namespace", "engine"}));
 
   test_options test;
   auto* test_cmd = cli.add_subcommand(
