@@ -5,6 +5,7 @@
 // namespace: a Sensor never receives another namespace's events, and an EventSource created
 // first under the victim's name neither displaces the victim's nor feeds the victim's Sensor.
 
+#include <filesystem>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -92,7 +93,9 @@ TEST(e2e_tenancy, a_sensor_never_receives_another_namespaces_events) {
   server.put(sensor("victim", "audit", "payments", sink.url("/victim")));
   // The attacker names the victim's EventSource from their own namespace.
   server.put(sensor("attacker", "spy", "payments", sink.url("/attacker")));
-  e2e::engine_process engine{"", every_namespace(server)};
+  auto options = every_namespace(server);
+  auto data = options.data_dir = test::temp_dir() + "/data";
+  e2e::engine_process engine{"", options};
 
   ASSERT_EQ(e2e::post(port, "example", R"({"card":"4111"})").status, 200) << engine.output();
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
@@ -108,6 +111,9 @@ TEST(e2e_tenancy, a_sensor_never_receives_another_namespaces_events) {
             std::string::npos)
     << engine.output();
   EXPECT_EQ(phase_of(engine, "sensor", "attacker/spy"), "Running") << engine.status();
+  // Each Sensor's durable state has a folder of its namespace's.
+  EXPECT_TRUE(std::filesystem::is_directory(data + "/namespaces/victim/sensors/audit"));
+  EXPECT_TRUE(std::filesystem::is_directory(data + "/namespaces/attacker/sensors/spy"));
 }
 
 TEST(e2e_tenancy, an_event_source_squatting_the_victims_name_displaces_and_feeds_nothing) {

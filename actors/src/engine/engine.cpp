@@ -335,13 +335,21 @@ void engine::impl::open_log() {
   cursors = std::make_shared<cursor_board>(log);
 }
 
+std::string engine::impl::state_directory(const std::string& sensor) const {
+  auto slash = sensor.find('/');
+  if (slash == std::string::npos)
+    return options.data_dir + "/sensors/" + sensor;
+  return options.data_dir + "/namespaces/" + sensor.substr(0, slash) + "/sensors/"
+         + sensor.substr(slash + 1);
+}
+
 std::shared_ptr<const sensor_durability> engine::impl::durability_of(const std::string& sensor) {
   if (!log)
     return nullptr;
   // Until the sensor has recovered and committed, nothing it may still need is released.
   cursors->pin(sensor);
   auto durable = std::make_shared<sensor_durability>();
-  durable->directory = options.data_dir + "/sensors/" + sensor;
+  durable->directory = state_directory(sensor);
   durable->fsync = fsync;
   durable->log = log;
   durable->cursors = cursors;

@@ -26,7 +26,7 @@ void engine::impl::forget_sensor(const std::string& name) {
     return;
   // Its subscription goes: the log no longer keeps events for it, and its state is deleted.
   cursors->remove(name);
-  sensor_store::remove(options.data_dir + "/sensors/" + name);
+  sensor_store::remove(state_directory(name));
   spdlog::info("sensor {} removed: its cursor and stored state are deleted", name);
 }
 

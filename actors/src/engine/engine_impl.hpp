@@ -88,6 +88,10 @@ struct engine::impl {
   void init(engine_options options, source_registry sources, trigger_registry triggers);
   /// Where `sensor` keeps its state on the durable bus; null in memory.
   std::shared_ptr<const sensor_durability> durability_of(const std::string& sensor);
+  /// Where the durable state of `sensor` lives: `<data-dir>/sensors/<name>`, and for a cluster
+  /// object (`<namespace>/<name>`) `<data-dir>/namespaces/<namespace>/sensors/<name>`, so no
+  /// sensor's folder holds another's.
+  std::string state_directory(const std::string& sensor) const;
 
   // hot reload
   /// Fingerprints of the running manifests (see dsl::document::fingerprints), by name.
