@@ -29,18 +29,16 @@ acting_identity identity_for(identity_mode mode, std::shared_ptr<api_client> sha
   acting_identity out;
   std::string own = ns.empty() && shared ? shared->config().default_namespace : std::string(ns);
   switch (mode) {
-  case identity_mode::engine:
-    out.client = std::move(shared);
-    break;
-  case identity_mode::namespace_:
-    out.client = std::move(shared);
-    out.confined_to = own.empty() ? "default" : own;
-    break;
-  case identity_mode::impersonate:
-    out.user = service_account_user(own.empty() ? "default" : own, service_account);
-    if (shared)
-      out.client = api_client::acting_as(std::move(shared), out.user);
-    break;
+    case identity_mode::engine: out.client = std::move(shared); break;
+    case identity_mode::namespace_:
+      out.client = std::move(shared);
+      out.confined_to = own.empty() ? "default" : own;
+      break;
+    case identity_mode::impersonate:
+      out.user = service_account_user(own.empty() ? "default" : own, service_account);
+      if (shared)
+        out.client = api_client::acting_as(std::move(shared), out.user);
+      break;
   }
   return out;
 }

@@ -13,6 +13,7 @@ namespace ganglion::kubernetes {
 
 namespace {
 
+/// A lowercase letter or a digit.
 bool alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
@@ -30,7 +31,8 @@ bool dns_name(std::string_view name, std::size_t longest, bool dots) {
 
 /// The answer of one SelfSubjectAccessReview for impersonating the service accounts of `ns`.
 impersonation_check review(api_client& client, const std::string& ns) {
-  nlohmann::json attributes{{"verb", "impersonate"}, {"group", ""}, {"resource", "serviceaccounts"}};
+  nlohmann::json attributes{
+    {"verb", "impersonate"}, {"group", ""}, {"resource", "serviceaccounts"}};
   if (!ns.empty())
     attributes["namespace"] = ns;
   nlohmann::json body{{"apiVersion", "authorization.k8s.io/v1"},
@@ -56,9 +58,9 @@ impersonation_check review(api_client& client, const std::string& ns) {
 
 std::string_view to_string(identity_mode mode) {
   switch (mode) {
-  case identity_mode::impersonate: return "impersonate";
-  case identity_mode::namespace_: return "namespace";
-  case identity_mode::engine: break;
+    case identity_mode::impersonate: return "impersonate";
+    case identity_mode::namespace_: return "namespace";
+    case identity_mode::engine: break;
   }
   return "engine";
 }
@@ -75,8 +77,8 @@ identity_mode identity_mode_or_engine(std::string_view name) {
     return identity_mode::engine;
   if (auto mode = identity_mode_named(name))
     return *mode;
-  throw std::invalid_argument(fmt::format(
-    "object identity \"{}\": not one of impersonate, namespace, engine", name));
+  throw std::invalid_argument(
+    fmt::format("object identity \"{}\": not one of impersonate, namespace, engine", name));
 }
 
 std::string service_account_user(std::string_view ns, std::string_view service_account) {

@@ -237,7 +237,8 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
       scoped.namespace_ = own;
     else if (scoped.namespace_ != own)
       throw core::source_error(fmt::format(
-        "{}: {}", name, detail::outside_namespace("namespace", scoped.namespace_, "EventSource", own)));
+        "{}: {}", name,
+        detail::outside_namespace("namespace", scoped.namespace_, "EventSource", own)));
     cluster_scoped_refusal =
       detail::cluster_scoped_refused("resource " + spec.resource, "EventSource", own);
   }

@@ -21,12 +21,11 @@ std::vector<std::string> trigger_scope_problems(const core::trigger_context& ctx
       service_account_user(ctx.sensor_namespace.empty() ? "default" : ctx.sensor_namespace,
                            ctx.sensor_service_account);
     } catch (const std::invalid_argument& e) {
-      problems.push_back(fmt::format("{}: cannot act as the Sensor's service account: {}", name,
-                                     e.what()));
+      problems.push_back(
+        fmt::format("{}: cannot act as the Sensor's service account: {}", name, e.what()));
     }
   }
-  if (opts.object_identity != identity_mode::namespace_ || ctx.sensor_namespace.empty()
-      || !source)
+  if (opts.object_identity != identity_mode::namespace_ || ctx.sensor_namespace.empty() || !source)
     return problems;
   auto kind = source->kind();
   if (kind != artifact_kind::resource && kind != artifact_kind::inline_text)
@@ -43,10 +42,10 @@ std::vector<std::string> trigger_scope_problems(const core::trigger_context& ctx
   auto at = "/metadata/namespace"_json_pointer;
   if (object.contains(at) && object[at].is_string()
       && object[at].get<std::string>() != ctx.sensor_namespace)
-    problems.push_back(fmt::format(
-      "{}: {}", name,
-      outside_namespace(path + ": metadata.namespace", object[at].get<std::string>(), "Sensor",
-                        ctx.sensor_namespace)));
+    problems.push_back(
+      fmt::format("{}: {}", name,
+                  outside_namespace(path + ": metadata.namespace", object[at].get<std::string>(),
+                                    "Sensor", ctx.sensor_namespace)));
   return problems;
 }
 

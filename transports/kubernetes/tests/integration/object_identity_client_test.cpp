@@ -92,8 +92,7 @@ TEST_F(object_identity_client, cluster_mode_impersonates_when_the_engine_may) {
   auto engine = engine_client();
   EXPECT_TRUE(kubernetes::may_impersonate(*engine, {}).allowed);
   EXPECT_EQ(kubernetes::cluster_identity_mode(*engine, {}), identity_mode::impersonate);
-  auto reviews =
-    server.requests("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews");
+  auto reviews = server.requests("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews");
   ASSERT_FALSE(reviews.empty());
   auto body = nlohmann::json::parse(reviews[0].body);
   EXPECT_EQ(body["spec"]["resourceAttributes"]["verb"], "impersonate");

@@ -130,8 +130,7 @@ TEST_F(object_identity_trigger, impersonated_the_configmap_source_is_read_as_the
             std::string::npos)
     << refused.error;
 
-  server.grant_service_account("attacker", "reader",
-                               {{{""}, {"configmaps"}, {"get", "create"}}});
+  server.grant_service_account("attacker", "reader", {{{""}, {"configmaps"}, {"get", "create"}}});
   auto outcome = fire(*executor());
   ASSERT_TRUE(outcome.ok) << outcome.error;
   EXPECT_TRUE(server.get("v1", "ConfigMap", "attacker", "copy"));

@@ -51,13 +51,11 @@ struct impersonation_check {
 /// Whether the engine may impersonate the service accounts of `namespaces` (cluster-wide when
 /// empty): one SelfSubjectAccessReview (`impersonate` `serviceaccounts`, group "") per
 /// namespace. Blocking.
-impersonation_check may_impersonate(api_client& client,
-                                    const std::vector<std::string>& namespaces);
+impersonation_check may_impersonate(api_client& client, const std::vector<std::string>& namespaces);
 
 /// The mode of cluster mode when `--object-identity` is not given: `impersonate` when
 /// may_impersonate allows it, else `namespace` after one warning line saying how to grant it
 /// (deploy/rbac) or choose a mode explicitly.
-identity_mode cluster_identity_mode(api_client& client,
-                                    const std::vector<std::string>& namespaces);
+identity_mode cluster_identity_mode(api_client& client, const std::vector<std::string>& namespaces);
 
 } // namespace ganglion::kubernetes
