@@ -24,6 +24,15 @@ struct kind_settings {
   /// `--object-identity`, as run resolved it (`impersonate`, `namespace`, `engine`); empty:
   /// `engine`.
   std::string object_identity;
+  /// `--git-allow-http`: trigger sources may clone git over plain http (never with
+  /// credentials); off: https and ssh only.
+  bool git_allow_http = false;
+  /// `--github-api-url URL`: where a `git.githubApp` exchanges its JWT (GitHub Enterprise's
+  /// `https://<host>/api/v3`); empty: `https://api.github.com`.
+  std::string github_api_url;
+  /// `--artifact-ca-file PATH`: the CAs that git over https and the GitHub API are verified
+  /// with instead of the system's; empty: the system's.
+  std::string artifact_ca_file;
 };
 
 /// The event source and trigger kinds this binary runs: every transport's, and the engine's own.

@@ -255,8 +255,11 @@ private:
 
 TEST(corpus_triggers, every_sensor_whose_triggers_all_run_fires_and_acts) {
   test::corpus::trigger_world world;
-  auto kinds = app::register_kinds(std::make_shared<http::runtime>(),
-                                   app::kind_settings{world.kubeconfig(), {}});
+  app::kind_settings settings;
+  settings.kubeconfig = world.kubeconfig();
+  settings.artifact_ca_file = world.github().ca_file();
+  settings.github_api_url = world.github().api_url();
+  auto kinds = app::register_kinds(std::make_shared<http::runtime>(), settings);
   sensor_host host;
   sensor_run run{world, kinds.triggers, host};
   std::size_t sensors = 0;

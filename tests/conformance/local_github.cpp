@@ -50,11 +50,27 @@ std::string put_secret(const YAML::Node& selector, const std::string& dir,
   return text;
 }
 
+/// The port of `url` (`scheme://host:port`).
+std::uint16_t port_of(const std::string& url) {
+  return static_cast<std::uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+}
+
+/// `url` (on `from`, `scheme://host:port`) on `to` instead.
+std::string moved(const std::string& url, const std::string& from, const std::string& to) {
+  return to + url.substr(from.size());
+}
+
 } // namespace
 
 local_github::local_github(std::string object)
   : object_(std::move(object)), keys_(make_rsa_key_pair()), root_(temp_dir()),
-    server_(std::make_unique<github_server>(1, 1, keys_.public_pem, root_)) {}
+    server_(std::make_unique<github_server>(1, 1, keys_.public_pem, root_)),
+    github_front_(std::make_unique<kubernetes::testing::tls_front>(port_of(server_->base_url()))),
+    anonymous_(std::make_unique<kubernetes::testing::git_http_server>(root_)),
+    anonymous_front_(std::make_unique<kubernetes::testing::tls_front>(anonymous_->port())),
+    ca_file_(temp_dir() + "/cas.pem") {
+  write_file(ca_file_, read_file(github_front_->ca_file()) + read_file(anonymous_front_->ca_file()));
+}
 
 std::string local_github::repository(const std::string& url) {
   auto found = repositories_.find(url);
@@ -85,16 +101,16 @@ void local_github::prepare_git(YAML::Node node, const std::string& secrets_dir) 
     auto user = put_secret(at(creds, "username"), secrets_dir);
     auto password = put_secret(at(creds, "password"), secrets_dir);
     server_->allow_basic(user, password);
-    node["url"] = server_->repo_url(name);
+    node["url"] = moved(server_->repo_url(name), server_->base_url(), github_front_->base_url());
   } else if (app.IsMap()) {
     put_secret(at(app, "privateKey"), secrets_dir, keys_.private_pem);
     server_->set_app(at(app, "appID").as<std::int64_t>(0),
                      at(app, "installationID").as<std::int64_t>(0));
-    node["url"] = server_->repo_url(name);
+    node["url"] = moved(server_->repo_url(name), server_->base_url(), github_front_->base_url());
   } else {
     if (auto key = at(node, "sshKeySecret"); key.IsMap())
       put_secret(key, secrets_dir);
-    node["url"] = "file://" + dir;
+    node["url"] = anonymous_front_->base_url() + "/" + name;
   }
   if (auto clone = text_of(node, "cloneDirectory"); !clone.empty()) {
     auto& local = clone_dirs_[clone];

@@ -2,7 +2,8 @@
 
 // The local stand-ins for the Internet addresses of the corpus Sensors' trigger sources: a
 // `git` source's repository (github.com) becomes a local repository holding the file it names
-// on the branch, tag or ref it names, and a `url` source's file is served on 127.0.0.1.
+// on the branch, tag or ref it names, served over https (a test CA's certificate for
+// localhost), and a `url` source's file is served on 127.0.0.1.
 
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "git_servers.hpp"
 #include "github_server.hpp"
 
 namespace ganglion::test::corpus {
@@ -21,12 +23,17 @@ public:
   explicit local_github(std::string object);
 
   /// Rewrites `git` (a k8s or argoWorkflow `source.git` node) to a local repository holding
-  /// `filePath` at its branch (master by default), tag and ref: over smart HTTP when it has
-  /// `creds` (accepted by the server) or `githubApp` (whose key is the server's App key), else
-  /// a `file://` URL (no SSH server here); `cloneDirectory` to a temporary folder (the same one
-  /// for the same directory). Writes the secrets it names into `secrets_dir`
-  /// (`conformance-<key>`, the App's private key for githubApp).
+  /// `filePath` at its branch (master by default), tag and ref, over https: the GitHub stand-in
+  /// when it has `creds` (accepted by the server) or `githubApp` (whose key is the server's App
+  /// key), else an anonymous git server (no SSH server here); `cloneDirectory` to a temporary
+  /// folder (the same one for the same directory). Writes the secrets it names into
+  /// `secrets_dir` (`conformance-<key>`, the App's private key for githubApp).
   void prepare_git(YAML::Node git, const std::string& secrets_dir);
+
+  /// A PEM file with the CAs of both https servers (the engine's `--artifact-ca-file`).
+  const std::string& ca_file() const { return ca_file_; }
+  /// The GitHub stand-in's REST API root (the engine's `--github-api-url`).
+  std::string api_url() const { return github_front_->base_url() + "/api/v3"; }
 
   /// Rewrites `url` (a `source.url` node) to the server, which serves the object at its path.
   void prepare_url(YAML::Node url);
@@ -40,6 +47,10 @@ private:
   rsa_key_pair keys_;
   std::string root_;
   std::unique_ptr<github_server> server_;
+  std::unique_ptr<kubernetes::testing::tls_front> github_front_;
+  std::unique_ptr<kubernetes::testing::git_http_server> anonymous_;
+  std::unique_ptr<kubernetes::testing::tls_front> anonymous_front_;
+  std::string ca_file_;
   std::map<std::string, std::string> repositories_;
   std::map<std::string, std::string> clone_dirs_;
 };

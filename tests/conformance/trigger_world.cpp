@@ -384,7 +384,7 @@ void trigger_world::put_existing(const YAML::Node& reference) {
 
 std::string trigger_world::outside_reach(const YAML::Node& sensor) const {
   auto local = [](const std::string& address) {
-    return address.starts_with("file://") || address.starts_with("http://127.0.0.1:");
+    return address.starts_with("http://127.0.0.1:") || address.starts_with("https://localhost:");
   };
   for (const auto& t : templates_of(sensor))
     for (const char* kind : {"k8s", "argoWorkflow"}) {

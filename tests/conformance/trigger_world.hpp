@@ -42,6 +42,8 @@ public:
 
   /// The kubeconfig file for `--kubeconfig` (app::kind_settings).
   const std::string& kubeconfig() const noexcept { return kubeconfig_; }
+  /// The stand-in for github.com (its CA file and API root are the engine's settings).
+  const local_github& github() const noexcept { return github_; }
   /// The secrets directory (`<dir>/<name>/<key>`).
   const std::string& secrets_dir() const noexcept { return secrets_dir_; }
   kube::api_server& api() noexcept { return api_; }
