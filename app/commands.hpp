@@ -6,6 +6,18 @@
 
 namespace ganglion::app {
 
+/// How the `git` and `url` trigger sources reach their servers (run, validate and test).
+struct trigger_source_options {
+  /// `--git-allow-http`: git may clone plain `http://` URLs (never with creds or githubApp).
+  bool git_allow_http = false;
+  /// `--github-api-url URL`: the GitHub REST API root of `git.githubApp` (GitHub Enterprise:
+  /// `https://<host>/api/v3`); empty: `https://api.github.com`.
+  std::string github_api_url;
+  /// `--artifact-ca-file PATH`: the CAs git over https and the GitHub API are verified with;
+  /// empty: the system's.
+  std::string artifact_ca_file;
+};
+
 /// Options of `ganglion run`.
 struct run_options {
   std::vector<std::string> files;
@@ -25,6 +37,7 @@ struct run_options {
   /// `--grpc-ca-file PATH`: the CAs that verify generic sources' TLS servers (empty: the
   /// system's).
   std::string grpc_ca_file;
+  trigger_source_options trigger_sources;
   /// `--from-cluster`: also run the EventSources, Sensors and EventBus of the cluster.
   bool from_cluster = false;
   /// `--namespace NS` (repeatable): the namespaces cluster mode watches; none: the
@@ -69,6 +82,7 @@ struct validate_options {
   /// `--object-identity`, as `run` will get it: `namespace` reports the objects that leave
   /// their namespace; empty: `engine`.
   std::string object_identity;
+  trigger_source_options trigger_sources; ///< as `run` will get them
 };
 
 /// Options of `ganglion test`.
@@ -81,6 +95,7 @@ struct test_options {
   std::vector<std::string> headers; ///< `Name: value` request headers of `body`
   std::string secrets_dir;
   std::string kubeconfig; ///< `--kubeconfig PATH`, as `run` would get it
+  trigger_source_options trigger_sources; ///< as `run` would get them
 };
 
 /// Dry-runs every sensor against the events in order (the `--event` files, or the `--body`

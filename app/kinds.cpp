@@ -2,6 +2,17 @@
 
 namespace ganglion::app {
 
+kind_settings settings_of(const std::string& kubeconfig, const std::string& object_identity,
+                          const trigger_source_options& options) {
+  kind_settings out;
+  out.kubeconfig = kubeconfig;
+  out.object_identity = object_identity;
+  out.git_allow_http = options.git_allow_http;
+  out.github_api_url = options.github_api_url;
+  out.artifact_ca_file = options.artifact_ca_file;
+  return out;
+}
+
 kinds register_kinds(const std::shared_ptr<http::runtime>& http,
                      const kind_settings& settings) {
   kinds out;

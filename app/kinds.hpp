@@ -12,6 +12,8 @@
 #include "ganglion/dsl/model.hpp"
 #include "ganglion/http/transport.hpp"
 
+#include "commands.hpp"
+
 namespace ganglion::app {
 
 /// What the command line tells every kind's registration: a kind's REGISTER call
@@ -34,6 +36,10 @@ struct kind_settings {
   /// with instead of the system's; empty: the system's.
   std::string artifact_ca_file;
 };
+
+/// `settings` for `kubeconfig`, `object_identity` and the trigger sources' `options`.
+kind_settings settings_of(const std::string& kubeconfig, const std::string& object_identity,
+                          const trigger_source_options& options);
 
 /// The event source and trigger kinds this binary runs: every transport's, and the engine's own.
 using kinds = core::kinds;

@@ -8,6 +8,29 @@
 #include "commands.hpp"
 #include "ganglion/core/logging.hpp"
 
+namespace {
+
+/// The flags of `options` on `command` (run, validate and test take the same).
+void add_trigger_source_flags(CLI::App* command, ganglion::app::trigger_source_options& options) {
+  command->add_flag("--git-allow-http", options.git_allow_http,
+                    "Let git trigger sources clone plain http:// URLs, never with creds or "
+                    "githubApp (default: https and ssh only)");
+  command
+    ->add_option("--github-api-url", options.github_api_url,
+                 "GitHub REST API root of git.githubApp (GitHub Enterprise: "
+                 "https://HOST/api/v3; default: https://api.github.com)")
+    ->check([](const std::string& url) {
+      return url.starts_with("https://") ? std::string{} : std::string{"must be an https:// URL"};
+    });
+  command
+    ->add_option("--artifact-ca-file", options.artifact_ca_file,
+                 "PEM file of the CAs that verify git's https servers and the GitHub API "
+                 "(default: the system's CAs)")
+    ->check(CLI::ExistingFile);
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
   using namespace ganglion::app;
   CLI::App cli{"ganglion: runs Argo Events manifests (EventSource, Sensor, EventBus) in one process"};
@@ -72,6 +95,7 @@ int main(int argc, char** argv) {
                       "engine (default: impersonate with --from-cluster when the engine may "
                       "impersonate service accounts, else namespace; engine without it)")
     ->check(CLI::IsMember({"impersonate", "namespace", "engine"}));
+  add_trigger_source_flags(run_cmd, run.trigger_sources);
   run_cmd->add_option("--grpc-ca-file", run.grpc_ca_file,
                       "PEM file of the CAs that verify the TLS servers of generic event sources "
                       "(insecure: false; default: the system's CAs)")
@@ -159,6 +183,7 @@ int main(int argc, char** argv) {
                  "The --object-identity run will get (namespace: report the sources and "
                  "triggers that leave their object's namespace)")
     ->check(CLI::IsMember({"impersonate", "namespace", "engine"}));
+  add_trigger_source_flags(validate_cmd, validate.trigger_sources);
 
   test_options test;
   auto* test_cmd = cli.add_subcommand(
@@ -194,6 +219,7 @@ int main(int argc, char** argv) {
   test_cmd->add_option("--kubeconfig", test.kubeconfig,
                        "A kubeconfig file for the k8s and argoWorkflow triggers (default: $KUBECONFIG, "
                       "~/.kube/config, else the pod's service account)");
+  add_trigger_source_flags(test_cmd, test.trigger_sources);
 
   auto* version_cmd = cli.add_subcommand("version", "Print the version");
 

@@ -186,9 +186,10 @@ int run_command(const run_options& options) {
   transport_options.bind_host = options.webhook_host;
   transport_options.server.threads = options.io_threads;
   auto transport = std::make_shared<http::runtime>(transport_options);
-  auto registered =
-    register_kinds(transport, kind_settings{options.kubeconfig, options.grpc_ca_file,
-                                            object_identity_of(options)});
+  auto settings =
+    settings_of(options.kubeconfig, object_identity_of(options), options.trigger_sources);
+  settings.grpc_ca_file = options.grpc_ca_file;
+  auto registered = register_kinds(transport, settings);
   auto load_options = load_options_for(registered);
   load_options.empty_directory_ok = options.from_cluster;
   auto loaded = dsl::load_manifests(options.files, load_options);

@@ -12,7 +12,7 @@ namespace ganglion::app {
 
 int test_command(const test_options& options) {
   auto registered =
-    register_kinds(std::make_shared<http::runtime>(), kind_settings{options.kubeconfig, {}, {}});
+    register_kinds(std::make_shared<http::runtime>(), settings_of(options.kubeconfig, {}, options.trigger_sources));
   auto loaded = dsl::load_manifests(options.files, load_options_for(registered));
   for (const auto& d : loaded.diagnostics)
     std::fprintf(stderr, "%s\n", d.to_string().c_str());

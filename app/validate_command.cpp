@@ -11,7 +11,7 @@ namespace ganglion::app {
 int validate_command(const validate_options& options) {
   auto registered =
     register_kinds(std::make_shared<http::runtime>(),
-                   kind_settings{options.kubeconfig, {}, options.object_identity});
+                   settings_of(options.kubeconfig, options.object_identity, options.trigger_sources));
   auto result = dsl::load_manifests(options.files, load_options_for(registered, options.strict));
   auto unresolved = dsl::unresolved_dependencies(result.documents);
   result.diagnostics.insert(result.diagnostics.end(), unresolved.begin(), unresolved.end());

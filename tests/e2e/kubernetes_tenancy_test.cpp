@@ -3,7 +3,9 @@
 // create EventSources, Sensors and Secrets in their own namespace. Each attack that once
 // worked is refused with a clear reason, and the same manifests keep working inside their own
 // namespace: a Sensor never receives another namespace's events, and an EventSource created
-// first under the victim's name neither displaces the victim's nor feeds the victim's Sensor.
+// first under the victim's name neither displaces the victim's nor feeds the victim's Sensor; a
+// resource source watches only what its own service account may (impersonation, judged by the
+// server's RBAC); a git trigger source reads no local path and clones nowhere outside its root.
 
 #include <filesystem>
 #include <thread>
@@ -156,4 +158,134 @@ TEST(e2e_tenancy, an_event_source_squatting_the_victims_name_displaces_and_feeds
     if (r.target == "/victim")
       EXPECT_EQ(json::parse(r.body)["body"], R"({"real":true})")
         << "Argo's dataKey of an object gives its JSON text";
+}
+
+namespace {
+
+constexpr const char* engine_user = "system:serviceaccount:argo-events:ganglion";
+
+/// An RBAC-enforcing server where the engine has deploy/rbac/cluster-role.yaml's rules (it may
+/// impersonate service accounts), and the attacker's own account may watch its ConfigMaps.
+std::unique_ptr<test::kube::api_server> rbac_server() {
+  test::kube::server_options options;
+  options.rbac = true;
+  options.token_users = {{"engine-token", {engine_user}}};
+  auto server = std::make_unique<test::kube::api_server>(options);
+  server->grant("", "ganglion",
+                {{{"argoproj.io"}, {"eventsources", "sensors", "eventbus"}, {"get", "list", "watch"}},
+                 {{"argoproj.io"},
+                  {"eventsources/status", "sensors/status", "eventbus/status"},
+                  {"get", "update", "patch"}},
+                 {{""}, {"secrets"}, {"get", "list", "watch"}},
+                 {{""}, {"serviceaccounts"}, {"impersonate"}}},
+                {test::kube::rbac_subject::service_account("argo-events", "ganglion")});
+  server->grant_service_account("attacker", "default",
+                                {{{""}, {"configmaps"}, {"get", "list", "watch"}}});
+  return server;
+}
+
+/// EventSource `name` of `ns`: a resource source `example` on `resource` of namespace `watched`.
+json resource_source(const std::string& ns, const std::string& name, const std::string& watched,
+                     const std::string& resource) {
+  return {{"apiVersion", "argoproj.io/v1alpha1"},
+          {"kind", "EventSource"},
+          {"metadata", {{"name", name}, {"namespace", ns}}},
+          {"spec",
+           {{"resource",
+             {{"example",
+               {{"namespace", watched},
+                {"version", "v1"},
+                {"resource", resource},
+                {"eventTypes", json::array({"ADD"})}}}}}}}};
+}
+
+} // namespace
+
+TEST(e2e_tenancy, an_event_source_watches_only_what_its_own_account_may) {
+  auto server = rbac_server();
+  test::http_sink sink;
+  server->put({{"apiVersion", "v1"},
+               {"kind", "Secret"},
+               {"metadata", {{"name", "db"}, {"namespace", "victim"}}},
+               {"data", {{"password", "c3VwZXItc2VjcmV0LXZhbHVl"}}}});
+  // The attack: the victim's Secrets through a resource source of the attacker's namespace.
+  server->put(resource_source("attacker", "steal", "victim", "secrets"));
+  server->put(sensor("attacker", "exfiltrate", "steal", sink.url("/stolen")));
+  // The same manifests on what the attacker's own account may watch.
+  server->put(resource_source("attacker", "own", "attacker", "configmaps"));
+  server->put(sensor("attacker", "mine", "own", sink.url("/own")));
+  auto path = test::temp_dir() + "/kubeconfig";
+  test::write_file(path, server->kubeconfig("engine-token"));
+  e2e::engine_options options;
+  options.manifest_file = false;
+  options.wait_ready = false;
+  options.extra_args = {"--from-cluster", "--all-namespaces", "--kubeconfig", path};
+  e2e::engine_process engine{"", options};
+
+  ASSERT_TRUE(test::eventually([&] {
+    return phase_of(engine, "source", "attacker/own/example") == "Running";
+  }))
+    << engine.status() << engine.output();
+  server->put({{"apiVersion", "v1"},
+               {"kind", "ConfigMap"},
+               {"metadata", {{"name", "settings"}, {"namespace", "attacker"}}},
+               {"data", {{"mode", "fast"}}}});
+  ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
+  EXPECT_EQ(received(sink, "/own"), 1u);
+
+  // The victim's Secrets: refused by RBAC, as the attacker's account, and said so.
+  ASSERT_TRUE(test::eventually([&] {
+    return engine.status().find("system:serviceaccount:attacker:default") != std::string::npos;
+  }))
+    << engine.status() << engine.output();
+  auto status = engine.status();
+  EXPECT_NE(status.find("403"), std::string::npos) << status;
+  EXPECT_EQ(received(sink, "/stolen"), 0u);
+  EXPECT_EQ(engine.output().find("super-secret-value"), std::string::npos);
+  EXPECT_EQ(engine.output().find("c3VwZXItc2VjcmV0LXZhbHVl"), std::string::npos);
+  for (const auto& r : server->requests("GET", "/api/v1/namespaces/victim/secrets"))
+    EXPECT_EQ(r.user, "system:serviceaccount:attacker:default") << r.target;
+}
+
+TEST(e2e_tenancy, a_git_trigger_source_cannot_read_local_paths) {
+  test::kube::api_server server;
+  test::http_sink sink;
+  auto port = test::free_port();
+  server.put(event_source("attacker", "hooks", port));
+  // The attacks: a file:// URL at another tenant's clone, and a cloneDirectory out of the
+  // namespace's clone root.
+  auto thief = [&](const std::string& name, json git) {
+    auto s = sensor("attacker", name, "hooks", sink.url("/t"));
+    git["filePath"] = "workflow.yaml";
+    s["spec"]["triggers"][0]["template"] = {
+      {"name", "t"}, {"k8s", {{"operation", "create"}, {"source", {{"git", git}}}}}};
+    server.put(s);
+  };
+  thief("by-url", {{"url", "file:///var/lib/ganglion/git/victim/repo"}});
+  thief("by-directory",
+        {{"url", "https://github.com/argoproj/argo-events.git"}, {"cloneDirectory", "../victim"}});
+  e2e::engine_process engine{"", every_namespace(server)};
+
+  auto refusal = [&](const std::string& name) {
+    auto refused = server.wait_for_object(
+      "argoproj.io/v1alpha1", "Sensor", "attacker", name, [](const json& o) {
+        for (const auto& c : o.value("status", json::object()).value("conditions", json::array()))
+          if (c.value("type", "") == "TriggersProvided")
+            return c.value("status", "") == "False";
+        return false;
+      });
+    if (!refused)
+      return std::string{"<not refused>"};
+    for (const auto& c : (*refused)["status"]["conditions"])
+      if (c.value("type", "") == "TriggersProvided")
+        return c.value("message", "");
+    return std::string{};
+  };
+  auto by_url = refusal("by-url");
+  EXPECT_TRUE(by_url.starts_with("spec.triggers[0].template.k8s.source.git.url: file://"))
+    << by_url << engine.output();
+  auto by_directory = refusal("by-directory");
+  EXPECT_TRUE(by_directory.starts_with("spec.triggers[0].template.k8s.source.git.cloneDirectory"))
+    << by_directory;
+  EXPECT_NE(by_directory.find(".."), std::string::npos) << by_directory;
 }
