@@ -289,3 +289,42 @@ TEST(e2e_tenancy, a_git_trigger_source_cannot_read_local_paths) {
     << by_directory;
   EXPECT_NE(by_directory.find(".."), std::string::npos) << by_directory;
 }
+
+TEST(e2e_tenancy, a_file_trigger_source_does_not_read_the_engines_filesystem) {
+  auto server = rbac_server();
+  test::http_sink sink;
+  auto port = test::free_port();
+  auto data = test::temp_dir() + "/data";
+  // Another tenant's clone, where the engine keeps it.
+  test::write_file(data + "/git/victim/clone/workflow.yaml",
+                   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: private\n");
+  server->put(event_source("attacker", "hooks", port));
+  auto thief = sensor("attacker", "by-file", "hooks", sink.url("/t"));
+  thief["spec"]["triggers"][0]["template"] = {
+    {"name", "t"},
+    {"k8s",
+     {{"operation", "create"},
+      {"source", {{"file", {{"path", data + "/git/victim/clone/workflow.yaml"}}}}}}}};
+  server->put(thief);
+  auto path = test::temp_dir() + "/kubeconfig";
+  test::write_file(path, server->kubeconfig("engine-token"));
+  e2e::engine_options options;
+  options.manifest_file = false;
+  options.wait_ready = false;
+  options.data_dir = data;
+  options.extra_args = {"--from-cluster", "--all-namespaces", "--kubeconfig", path};
+  e2e::engine_process engine{"", options};
+
+  ASSERT_TRUE(test::eventually([&] {
+    return phase_of(engine, "trigger", "attacker/by-file/t") == "Error";
+  }))
+    << engine.status() << engine.output();
+  auto status = engine.status();
+  EXPECT_NE(status.find("k8s.source.file: a file of the engine's filesystem"), std::string::npos)
+    << status;
+  EXPECT_NE(status.find("--object-identity impersonate"), std::string::npos) << status;
+  ASSERT_EQ(e2e::post(port, "example", "{}").status, 200) << engine.output();
+  std::this_thread::sleep_for(500ms);
+  EXPECT_TRUE(server->list("v1", "ConfigMap", "attacker").empty())
+    << "the other tenant's file became an object of the attacker's namespace";
+}

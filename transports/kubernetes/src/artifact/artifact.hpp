@@ -178,7 +178,15 @@ struct fetch_options {
   /// A PEM bundle trusted instead of the system's CAs by git over https and the GitHub API
   /// (GitHub Enterprise behind a private CA); empty: the system's.
   std::string ca_file;
+  /// Why a `file` location is refused; empty: it is read. The engine's filesystem is every
+  /// namespace's (other tenants' git clones, its data directory): only `--object-identity
+  /// engine` reads it, as Argo's file artifact reads the sensor pod's own.
+  std::string files_refused;
 };
+
+/// Why `file` trigger sources are refused with `mode` (`--object-identity`); empty for
+/// `engine`.
+std::string file_source_refusal(std::string_view mode);
 
 /// Fetches the location Argo reads and returns its object as JSON text: YAML or JSON, of a
 /// multi-document YAML the first document (ghodss/yaml, as Argo decodes it); anything but a

@@ -66,6 +66,14 @@ std::string read_file_artifact(const file_artifact& file, const fetch_options& o
   return bytes;
 }
 
+std::string file_source_refusal(std::string_view mode) {
+  if (mode.empty() || mode == "engine")
+    return {};
+  return "a file of the engine's filesystem, which every namespace's objects share, is not "
+         "read with --object-identity "
+         + std::string{mode} + "; use configmap, git, s3 or url";
+}
+
 std::string fetch_artifact(const artifact_location& loc, const fetch_options& options) {
   const auto& path = options.path;
   auto at = child_path(path, loc.key());
@@ -81,7 +89,11 @@ std::string fetch_artifact(const artifact_location& loc, const fetch_options& op
         throw artifact_error(at + ": resource must be an object (a Kubernetes manifest)");
       return *loc.resource;
     case artifact_kind::inline_text: return object_json(*loc.inline_text, at);
-    case artifact_kind::file: bytes = read_file_artifact(*loc.file, options, at); break;
+    case artifact_kind::file:
+      if (!options.files_refused.empty())
+        throw artifact_error(at + ": " + options.files_refused);
+      bytes = read_file_artifact(*loc.file, options, at);
+      break;
     case artifact_kind::url: bytes = read_url_artifact(*loc.url, options, at); break;
     case artifact_kind::configmap:
       bytes = read_configmap_artifact(*loc.configmap, options, at);

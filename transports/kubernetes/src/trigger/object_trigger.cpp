@@ -67,6 +67,7 @@ public:
     fetch_base_.allow_plain_http_git = opts.allow_plain_http_git;
     fetch_base_.github_api_url = opts.github_api_url;
     fetch_base_.ca_file = opts.artifact_ca_file;
+    fetch_base_.files_refused = file_source_refusal(to_string(opts.object_identity));
     if (manifest.policy && manifest.policy->k8s)
       policy_ = *manifest.policy->k8s;
     template_parameterized_ = !manifest.parameters.empty();

@@ -1,5 +1,6 @@
-// `namespace` mode's check step of the k8s and argoWorkflow triggers: a fixed source object
-// (`resource`, `inline`) that names another namespace is refused before anything runs.
+// The check step of the k8s and argoWorkflow triggers for the object identity: a fixed source
+// object (`resource`, `inline`) that names another namespace is refused in `namespace` mode,
+// and a `file` source in `impersonate` and `namespace` modes, before anything runs.
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,6 +25,11 @@ std::vector<std::string> trigger_scope_problems(const core::trigger_context& ctx
       problems.push_back(
         fmt::format("{}: cannot act as the Sensor's service account: {}", name, e.what()));
     }
+  }
+  if (source && source->kind() == artifact_kind::file) {
+    auto why = file_source_refusal(to_string(opts.object_identity));
+    if (!why.empty())
+      problems.push_back(fmt::format("{}: {}.source.file: {}", name, type, why));
   }
   if (opts.object_identity != identity_mode::namespace_ || ctx.sensor_namespace.empty() || !source)
     return problems;
