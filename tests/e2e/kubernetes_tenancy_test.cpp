@@ -4,8 +4,9 @@
 // worked is refused with a clear reason, and the same manifests keep working inside their own
 // namespace: a Sensor never receives another namespace's events, and an EventSource created
 // first under the victim's name neither displaces the victim's nor feeds the victim's Sensor; a
-// resource source watches only what its own service account may (impersonation, judged by the
-// server's RBAC); a git trigger source reads no local path and clones nowhere outside its root.
+// resource source watches, and a k8s trigger writes, only what its own service account may
+// (impersonation, judged by the server's RBAC); a git trigger source reads no local path and
+// clones nowhere outside its root; a file trigger source does not read the engine's files.
 
 #include <filesystem>
 #include <thread>
@@ -180,7 +181,7 @@ std::unique_ptr<test::kube::api_server> rbac_server() {
                  {{""}, {"serviceaccounts"}, {"impersonate"}}},
                 {test::kube::rbac_subject::service_account("argo-events", "ganglion")});
   server->grant_service_account("attacker", "default",
-                                {{{""}, {"configmaps"}, {"get", "list", "watch"}}});
+                                {{{""}, {"configmaps"}, {"get", "list", "watch", "create"}}});
   return server;
 }
 
@@ -327,4 +328,43 @@ TEST(e2e_tenancy, a_file_trigger_source_does_not_read_the_engines_filesystem) {
   std::this_thread::sleep_for(500ms);
   EXPECT_TRUE(server->list("v1", "ConfigMap", "attacker").empty())
     << "the other tenant's file became an object of the attacker's namespace";
+}
+
+TEST(e2e_tenancy, a_k8s_trigger_writes_only_where_its_own_account_may) {
+  auto server = rbac_server();
+  test::http_sink sink;
+  auto port = test::free_port();
+  server->put(event_source("attacker", "hooks", port));
+  auto creates = [&](const std::string& name, const std::string& ns) {
+    auto s = sensor("attacker", name, "hooks", sink.url("/t"));
+    json object{{"apiVersion", "v1"},
+                {"kind", "ConfigMap"},
+                {"metadata", {{"name", name}, {"namespace", ns}}},
+                {"data", {{"by", "attacker"}}}};
+    s["spec"]["triggers"][0]["template"] = {
+      {"name", "t"},
+      {"k8s", {{"operation", "create"}, {"source", {{"resource", object}}}}}};
+    server->put(s);
+  };
+  creates("plant", "victim"); // the attack: an object in the victim's namespace
+  creates("own", "attacker"); // the same manifest, in its own namespace
+  auto path = test::temp_dir() + "/kubeconfig";
+  test::write_file(path, server->kubeconfig("engine-token"));
+  e2e::engine_options options;
+  options.manifest_file = false;
+  options.extra_args = {"--from-cluster", "--all-namespaces", "--kubeconfig", path};
+  e2e::engine_process engine{"", options};
+
+  ASSERT_EQ(e2e::post(port, "example", "{}").status, 200) << engine.output();
+  EXPECT_TRUE(server->wait_for_object("v1", "ConfigMap", "attacker", "own"))
+    << engine.status() << engine.output();
+  ASSERT_TRUE(test::eventually([&] {
+    auto status = engine.status();
+    return status.find("system:serviceaccount:attacker:default") != std::string::npos
+           && status.find("403") != std::string::npos;
+  }))
+    << engine.status() << engine.output();
+  EXPECT_FALSE(server->get("v1", "ConfigMap", "victim", "plant"));
+  for (const auto& r : server->requests("POST", "/api/v1/namespaces/victim/configmaps"))
+    EXPECT_EQ(r.user, "system:serviceaccount:attacker:default");
 }
