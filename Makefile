@@ -41,14 +41,23 @@ deps:
 	  exit $$status; \
 	else echo "deps: all present"; fi
 
+# ccache when it is installed (not required): a rebuild after `make clean` or a branch switch
+# recompiles only what changed.
+CCACHE_ARGS := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
 $(BUILD)/build.ninja: CMakeLists.txt
-	cmake -S . -B $(BUILD) -G $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_COMPILER=g++ $(GANGLION_CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -G $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_COMPILER=g++ $(CCACHE_ARGS) $(GANGLION_CMAKE_ARGS)
 
 configure: deps $(BUILD)/build.ninja
 
 ## build: produce build/ganglion, the tests and the benchmarks
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+## binary: produce build/ganglion alone (what make run needs; no tests, no benchmarks)
+.PHONY: binary
+binary: configure
+	cmake --build $(BUILD) -j $(JOBS) --target ganglion
 
 
 ## test: every ctest tier (unit, integration, e2e, conformance, install, fuzz smoke) on the
@@ -98,8 +107,8 @@ test-release: build
 test-unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit
 
-## run: the quick start on the embedded bus
-run: build
+## run: the quick start on the embedded bus (builds the binary only)
+run: binary
 	@echo
 	@echo "ganglion quick start: in another terminal, fire the trigger with"
 	@echo
