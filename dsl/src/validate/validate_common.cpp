@@ -1,34 +1,20 @@
 #include "ganglion/dsl/kind/rules.hpp"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
-#include <cmath>
 
 #include "ganglion/dsl/params/parameters.hpp"
+#include "go/strconv.hpp"
 #include "validate/validate_compile.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {
 
 bool go_parse_bool(std::string_view text) {
-  static constexpr std::array<std::string_view, 12> accepted{
-    "1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"};
-  for (auto v : accepted)
-    if (text == v)
-      return true;
-  return false;
+  return go::parse_bool(text).has_value();
 }
 
 bool go_parse_float(std::string_view text) {
-  if (!text.empty() && (text.front() == '+' || text.front() == '-'))
-    text.remove_prefix(1);
-  if (text.empty())
-    return false;
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  // Out-of-range input is a range error in Go too.
-  return ec == std::errc{} && end == text.data() + text.size();
+  return go::parse_float(text).ok;
 }
 
 std::optional<double> parse_clock_time(std::string_view text) {

@@ -14,7 +14,8 @@ namespace ganglion::dsl::detail {
 /// Go's strconv.ParseBool: 1 t T TRUE true True 0 f F FALSE false False.
 bool go_parse_bool(std::string_view text);
 
-/// Go's strconv.ParseFloat(text, 64) for decimal input (also inf, infinity, nan).
+/// Go's strconv.ParseFloat(text, 64) succeeds: decimal and hex floats, inf, infinity, nan, `_`
+/// after a base prefix; out of range fails (the same parser the filters run with).
 bool go_parse_float(std::string_view text);
 
 /// A time of day "HH:MM:SS" as Go's time.Parse("15:04:05") reads it (the hour may have one
