@@ -9,7 +9,6 @@
 // clones nowhere outside its root; a file trigger source does not read the engine's files.
 
 #include <filesystem>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -86,6 +85,11 @@ std::string phase_of(const e2e::engine_process& engine, const std::string& kind,
   return {};
 }
 
+/// True once /metrics of `engine` holds `line` (e2e::dependency_events …).
+bool metrics_show(const e2e::engine_process& engine, const std::string& line) {
+  return test::eventually([&] { return engine.metrics().find(line) != std::string::npos; });
+}
+
 } // namespace
 
 TEST(e2e_tenancy, a_sensor_never_receives_another_namespaces_events) {
@@ -94,8 +98,15 @@ TEST(e2e_tenancy, a_sensor_never_receives_another_namespaces_events) {
   auto port = test::free_port();
   server.put(event_source("victim", "payments", port));
   server.put(sensor("victim", "audit", "payments", sink.url("/victim")));
-  // The attacker names the victim's EventSource from their own namespace.
-  server.put(sensor("attacker", "spy", "payments", sink.url("/attacker")));
+  // The attacker names the victim's EventSource from their own namespace; its own EventSource
+  // `signal` (dependency s) is the sentinel: the spy handles its events in the bus's order.
+  auto signal_port = test::free_port();
+  server.put(event_source("attacker", "signal", signal_port));
+  auto spy = sensor("attacker", "spy", "payments", sink.url("/attacker"));
+  spy["spec"]["dependencies"].push_back(
+    {{"name", "s"}, {"eventSourceName", "signal"}, {"eventName", "example"}});
+  spy["spec"]["triggers"][0]["template"]["conditions"] = "d || s";
+  server.put(spy);
   auto options = every_namespace(server);
   auto data = options.data_dir = test::temp_dir() + "/data";
   e2e::engine_process engine{"", options};
@@ -104,9 +115,13 @@ TEST(e2e_tenancy, a_sensor_never_receives_another_namespaces_events) {
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   ASSERT_EQ(e2e::post(port, "example", R"({"card":"5500"})").status, 200) << engine.output();
   ASSERT_TRUE(sink.wait_for(2, 10s)) << engine.output();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_EQ(e2e::post(signal_port, "example", "{}").status, 200) << engine.output();
+  ASSERT_TRUE(metrics_show(engine, e2e::dependency_events("attacker/spy", "s", "pass", 1)))
+    << engine.metrics();
   EXPECT_EQ(received(sink, "/victim"), 2u);
-  EXPECT_EQ(received(sink, "/attacker"), 0u) << "the attacker's Sensor got the victim's events";
+  EXPECT_NE(engine.metrics().find(e2e::dependency_events("attacker/spy", "d", "pass", 0)),
+            std::string::npos)
+    << "the attacker's Sensor got the victim's events\n" << engine.metrics();
 
   // The attacker's dependency is unresolved, and says where it was looked for.
   EXPECT_NE(engine.output().find("no loaded EventSource of namespace attacker is named "
@@ -152,7 +167,11 @@ TEST(e2e_tenancy, an_event_source_squatting_the_victims_name_displaces_and_feeds
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
   ASSERT_EQ(e2e::post(victim_port, "example", R"({"real":true})").status, 200);
   ASSERT_TRUE(sink.wait_for(2, 10s)) << engine.output();
-  std::this_thread::sleep_for(300ms);
+  // The forged event was accepted before the real one, so the victim's Sensor, which handles
+  // events in the bus's order, had judged it before the real one fired.
+  EXPECT_NE(engine.metrics().find(e2e::dependency_events("victim/audit", "d", "pass", 1)),
+            std::string::npos)
+    << engine.metrics();
   EXPECT_EQ(received(sink, "/attacker"), 1u);
   ASSERT_EQ(received(sink, "/victim"), 1u);
   for (const auto& r : sink.requests())
@@ -325,7 +344,10 @@ TEST(e2e_tenancy, a_file_trigger_source_does_not_read_the_engines_filesystem) {
     << status;
   EXPECT_NE(status.find("--object-identity impersonate"), std::string::npos) << status;
   ASSERT_EQ(e2e::post(port, "example", "{}").status, 200) << engine.output();
-  std::this_thread::sleep_for(500ms);
+  // The firing reaches the refused trigger and is dropped, not executed.
+  ASSERT_TRUE(
+    metrics_show(engine, R"(ganglion_triggers_dropped_total{sensor="attacker/by-file"} 1)"))
+    << engine.metrics();
   EXPECT_TRUE(server->list("v1", "ConfigMap", "attacker").empty())
     << "the other tenant's file became an object of the attacker's namespace";
 }
