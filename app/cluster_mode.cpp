@@ -55,7 +55,7 @@ std::string namespace_of(const dsl::document& d) {
 void qualify(std::vector<dsl::document>& documents) {
   for (auto& d : documents) {
     auto rename = [&d](dsl::object_meta& meta) {
-      meta.name = qualified_name(meta.namespace_, meta.name);
+      meta.name = meta.namespaced_name();
       d.name = meta.name;
     };
     if (auto* es = std::get_if<dsl::event_source>(&d.body))
