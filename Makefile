@@ -44,6 +44,9 @@ deps:
 # ccache when it is installed (not required): a rebuild after `make clean` or a branch switch
 # recompiles only what changed.
 CCACHE_ARGS := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# ccache caches files built with a precompiled header (cmake/ganglion_precompile.cmake) only
+# when told that the header's time stamps and __DATE__ do not matter.
+export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
 
 $(BUILD)/build.ninja: CMakeLists.txt
 	cmake -S . -B $(BUILD) -G $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_COMPILER=g++ $(CCACHE_ARGS) $(GANGLION_CMAKE_ARGS)
@@ -80,12 +83,12 @@ TSAN_EXCLUDE := kafka
 
 asan-build: deps
 	cmake -S . -B $(ASAN_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=g++ \
-	  -DGANGLION_SANITIZE=address $(GANGLION_CMAKE_ARGS)
+	  -DGANGLION_SANITIZE=address $(CCACHE_ARGS) $(GANGLION_CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # The TSan build leaves the benchmarks out and builds the binary and the two tiers it runs.
 tsan-build: deps
-	cmake -S . -B $(TSAN_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=g++ \
+	cmake -S . -B $(TSAN_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=g++ $(CCACHE_ARGS) \
 	  -DGANGLION_SANITIZE=thread -DGANGLION_BUILD_BENCH=OFF $(GANGLION_CMAKE_ARGS)
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target ganglion $$(ninja -C $(TSAN_BUILD) -t targets all \
 	  | sed -n 's/^\(\(unit\|integration\)_[a-z0-9_]*\): phony$$/\1/p')
