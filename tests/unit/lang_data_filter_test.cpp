@@ -124,6 +124,15 @@ TEST_F(data_filter_test, number_from_string_and_number_data) {
   EXPECT_TRUE(passes(filter("k", "number", {"10.0"}), R"({"k": 10.0})"));
 }
 
+TEST_F(data_filter_test, numbers_in_go_syntax_as_validate_reads_them) {
+  // strconv.ParseFloat, the one validate uses: hex floats and `_` between digits.
+  EXPECT_TRUE(passes(filter("k", "number", {"0x1p3"}), R"({"k": 8})"));
+  EXPECT_TRUE(passes(filter("k", "number", {"0x1p3"}), R"({"k": "0x1p3"})"));
+  EXPECT_TRUE(passes(filter("k", "number", {"1_0.5"}), R"({"k": 10.5})"));
+  EXPECT_FALSE(passes(filter("k", "number", {"0x1p3"}), R"({"k": 3})"));
+  EXPECT_THROW(compiled_data_filter(filter("k", "number", {"1__0"})), compile_error);
+}
+
 TEST_F(data_filter_test, number_coercion_of_non_numbers) {
   EXPECT_TRUE(passes(filter("k", "number", {"0"}), R"({"k": "abc"})"));
   EXPECT_TRUE(passes(filter("k", "number", {"1"}), R"({"k": true})"));

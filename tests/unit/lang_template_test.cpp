@@ -72,6 +72,13 @@ TEST(template_test, trim_markers_and_comments) {
   });
 }
 
+TEST(template_test, number_literals_in_go_syntax) {
+  // Floats through strconv.ParseFloat, as Go's parser: hex with a `p` exponent, `_` separators.
+  check({
+    {"{{ 0x1p3 }}|{{ 0x1p-2 }}|{{ 1_0.5 }}|{{ 0x1F }}|{{ 1e3 }}", "null", "8|0.25|10.5|31|1000"},
+  });
+}
+
 TEST(template_test, variables_and_pipelines) {
   check({
     {"{{ $x := .Input.body.name }}{{ $x }}", body, "fake"},

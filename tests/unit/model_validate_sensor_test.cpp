@@ -114,16 +114,18 @@ TEST(model_validate_sensor, data_filter_values_must_be_non_empty_and_parse) {
 }
 
 TEST(model_validate_sensor, a_number_is_what_the_filter_parses_at_run_time) {
-  // One strconv.ParseFloat for validate and run: a hex float is 8 in Go, 1e400 is out of range.
+  // One strconv.ParseFloat for validate and run: a hex float is 8 in Go, `_` stands between
+  // digits only, 1e400 is out of range.
   auto yaml = with_filters("        data:\n"
                            "          - path: a\n            type: number\n"
-                           "            value: [\"0x1p3\", \"Inf\", \"0x_1p-2\", \"1e400\", \"1_0\"]\n");
+                           "            value: [\"0x1p3\", \"Inf\", \"0x_1p-2\", \"1e400\", \"1__0\",\n"
+                           "                    \"1_0.5\"]\n");
   auto r = load(yaml);
   const std::string at = "spec.dependencies[0].filters.data[0]";
   EXPECT_TRUE(has_diagnostic(r, at + ".value[3]", position_of(yaml, "\"1e400\""),
                              "\"1e400\" is not a number"));
-  EXPECT_TRUE(has_diagnostic(r, at + ".value[4]", position_of(yaml, "\"1_0\""),
-                             "\"1_0\" is not a number"));
+  EXPECT_TRUE(has_diagnostic(r, at + ".value[4]", position_of(yaml, "\"1__0\""),
+                             "\"1__0\" is not a number"));
   EXPECT_EQ(r.diagnostics.size(), 2u) << dump(r);
 }
 

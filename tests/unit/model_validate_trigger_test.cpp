@@ -97,6 +97,21 @@ TEST(model_validate_trigger, http_needs_a_url_and_a_known_method) {
                              position_of(yaml, "method"), "got \"OPTIONS\""));
 }
 
+TEST(model_validate_trigger, http_secure_headers_need_a_name_and_one_source_as_kafkas) {
+  auto yaml = with_triggers("    - template:\n        name: t\n        http:\n"
+                            "          url: http://x\n          secureHeaders:\n"
+                            "            - name: X-Token\n"
+                            "              valueFrom: {secretKeyRef: {name: s, key: k}}\n"
+                            "            - valueFrom: {}\n");
+  auto r = load(yaml);
+  const std::string at = "spec.triggers[0].template.http.secureHeaders[1]";
+  EXPECT_TRUE(
+    has_diagnostic(r, at + ".name", position_of(yaml, "valueFrom: {}"), "name is required"));
+  EXPECT_TRUE(has_diagnostic(r, at + ".valueFrom", position_of(yaml, "valueFrom: {}"),
+                             "valueFrom needs one of secretKeyRef and configMapKeyRef"));
+  EXPECT_EQ(r.diagnostics.size(), 2u) << dump(r);
+}
+
 TEST(model_validate_trigger, parameters_need_a_declared_dependency_a_dest_and_an_operation) {
   auto yaml = with_triggers("    - template:\n        name: t\n        http:\n"
                             "          url: http://x\n          payload:\n"

@@ -44,6 +44,18 @@ std::string now_rfc3339() {
   return to_rfc3339(std::chrono::system_clock::now());
 }
 
+event make_event(std::string source, std::string type, std::string subject, std::string data,
+                 std::string id) {
+  event e;
+  e.id = std::move(id);
+  e.source = std::move(source);
+  e.type = std::move(type);
+  e.subject = std::move(subject);
+  e.time = now_rfc3339();
+  e.data = std::move(data);
+  return e;
+}
+
 std::string to_json(const event& e) {
   nlohmann::json doc{{"specversion", e.specversion}, {"id", e.id},         {"source", e.source},
                      {"type", e.type},               {"subject", e.subject}, {"time", e.time},

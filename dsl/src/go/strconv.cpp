@@ -87,6 +87,45 @@ bool valid_hex(std::string_view s) {
   return i == s.size();
 }
 
+// Go's underscoreOK: each `_` stands between digits, or between a base prefix and a digit.
+bool underscores_ok(std::string_view s) {
+  char saw = '^';
+  std::size_t i = 0;
+  bool hex = false;
+  if (s.size() >= 2 && s[0] == '0'
+      && (s[1] == 'b' || s[1] == 'B' || s[1] == 'o' || s[1] == 'O' || s[1] == 'x'
+          || s[1] == 'X')) {
+    i = 2;
+    saw = '0';
+    hex = s[1] == 'x' || s[1] == 'X';
+  }
+  for (; i < s.size(); ++i) {
+    if (is_digit(s[i]) || (hex && is_hex_digit(s[i]))) {
+      saw = '0';
+      continue;
+    }
+    if (s[i] == '_') {
+      if (saw != '0')
+        return false;
+      saw = '_';
+      continue;
+    }
+    if (saw == '_')
+      return false;
+    saw = '!';
+  }
+  return saw != '_';
+}
+
+std::string without_underscores(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s)
+    if (c != '_')
+      out.push_back(c);
+  return out;
+}
+
 parsed_float with_strtod(std::string text, bool negative) {
   errno = 0;
   double v = std::strtod(text.c_str(), nullptr);
@@ -205,14 +244,17 @@ parsed_float parse_float(std::string_view text) {
     if (iequals(s, "nan"))
       return {std::numeric_limits<double>::quiet_NaN(), true};
   }
+  bool underscores = s.find('_') != std::string_view::npos;
+  if (underscores && !underscores_ok(s))
+    return {};
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     if (!valid_hex(s.substr(2)))
       return {};
-    std::string copy;
-    for (char c : s)
-      if (c != '_')
-        copy.push_back(c);
-    return with_strtod(std::move(copy), negative);
+    return with_strtod(without_underscores(s), negative);
+  }
+  if (underscores) {
+    auto digits = without_underscores(s);
+    return valid_decimal(digits) ? parse_float(negative ? "-" + digits : digits) : parsed_float{};
   }
   if (!valid_decimal(s))
     return {};

@@ -18,8 +18,9 @@ struct parsed_float {
   bool ok = false;
 };
 
-/// strconv.ParseFloat(text, 64): decimal and hex floats, inf/infinity/nan, `_` separators
-/// after a base prefix; ±Inf with ok = false on overflow, like Go.
+/// strconv.ParseFloat(text, 64): Go's float literals, decimal and hex (`0x1p3` is 8), with
+/// `_` between digits (`1_000.5`), and inf/infinity/nan; ±Inf with ok = false on overflow,
+/// like Go. The one ParseFloat of ganglion: validate and the filters both use it.
 parsed_float parse_float(std::string_view text);
 
 /// strconv.FormatFloat(value, 'f', -1, 64): the shortest round-tripping fixed notation.

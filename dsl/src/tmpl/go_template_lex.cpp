@@ -185,7 +185,7 @@ private:
            (std::isalnum(static_cast<unsigned char>(src_[pos_])) || src_[pos_] == '.' ||
             src_[pos_] == '_' ||
             ((src_[pos_] == '-' || src_[pos_] == '+') &&
-             (src_[pos_ - 1] == 'e' || src_[pos_ - 1] == 'E'))))
+             std::string_view("eEpP").find(src_[pos_ - 1]) != std::string_view::npos)))
       ++pos_;
     std::string text(src_.substr(start, pos_ - start));
     if (text == "-" || text == "+")

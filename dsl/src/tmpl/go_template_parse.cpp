@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ganglion/dsl/compile_error.hpp"
+#include "go/strconv.hpp"
 #include "tmpl/go_template_ast.hpp"
 
 namespace ganglion::dsl::tmpl {
@@ -24,18 +25,19 @@ std::size_t chain_end(const token& t) {
   }
 }
 
+// A number literal as Go's template parser reads it: a float (hex with a `p` exponent, `0x1p3`
+// is 8; decimal with `.` or an exponent) through strconv.ParseFloat, else an integer.
 value number_literal(const std::string& text, std::size_t offset) {
   std::string digits;
   std::copy_if(text.begin(), text.end(), std::back_inserter(digits), [](char c) { return c != '_'; });
   bool hex = digits.find("0x") != std::string::npos || digits.find("0X") != std::string::npos;
-  bool is_float = !hex && digits.find_first_of(".eE") != std::string::npos;
+  bool is_float = digits.find_first_of(hex ? "pP" : ".eE") != std::string::npos;
   const char* begin = digits.c_str();
   char* end = nullptr;
   errno = 0;
   if (is_float) {
-    double d = std::strtod(begin, &end);
-    if (end == begin + digits.size() && errno == 0)
-      return d;
+    if (auto parsed = go::parse_float(text); parsed.ok)
+      return parsed.value;
   } else {
     long long n = std::strtoll(begin, &end, hex ? 16 : 10);
     if (end == begin + digits.size() && errno == 0)

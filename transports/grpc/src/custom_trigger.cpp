@@ -8,6 +8,7 @@
 #include "custom_calls.hpp"
 #include "custom_spec_yaml.hpp"
 #include "ganglion/core/internal/event_view.hpp"
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "ganglion/grpc/spec.hpp"
 #include "ganglion/grpc/transport.hpp"
@@ -165,31 +166,24 @@ private:
 } // namespace
 
 std::vector<std::string> check_trigger(const core::trigger_context& ctx) {
-  const custom_spec* found = nullptr;
-  try {
-    found = &core::spec_of<custom_spec>(ctx);
-  } catch (const core::trigger_error& e) {
-    return {e.what()};
-  }
-  const auto& spec = *found;
-  const auto name = name_of(ctx);
-  std::vector<std::string> problems;
-  std::string error;
-  if (spec.server_url.empty())
-    problems.push_back(fmt::format("{}: custom trigger gRPC server url is not defined", name));
-  else if (!detail::parse_target(spec.server_url, error))
-    problems.push_back(fmt::format("{}: custom.serverURL: {}", name, error));
-  if (spec.secure && !spec.cert_secret)
-    problems.push_back(fmt::format(
-      "{}: certSecret can't be nil when the trigger server connection is secure", name));
-  return problems;
+  return core::check_spec<custom_spec>(ctx, [&](const auto& spec) {
+    const auto name = name_of(ctx);
+    std::vector<std::string> problems;
+    std::string error;
+    if (spec.server_url.empty())
+      problems.push_back(fmt::format("{}: custom trigger gRPC server url is not defined", name));
+    else if (!detail::parse_target(spec.server_url, error))
+      problems.push_back(fmt::format("{}: custom.serverURL: {}", name, error));
+    if (spec.secure && !spec.cert_secret)
+      problems.push_back(fmt::format(
+        "{}: certSecret can't be nil when the trigger server connection is secure", name));
+    return problems;
+  });
 }
 
 core::trigger_factory make_trigger_factory(options opts) {
   auto create =
     [opts](const core::trigger_context& ctx) -> std::unique_ptr<core::trigger_executor> {
-    if (auto problems = check_trigger(ctx); !problems.empty())
-      throw core::trigger_error(problems.front());
     return std::make_unique<custom_executor>(opts, ctx);
   };
   return {std::move(create), check_trigger, trigger_spec_step()};

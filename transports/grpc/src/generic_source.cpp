@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "channel.hpp"
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/grpc/spec.hpp"
 #include "ganglion/grpc/transport.hpp"
 #include "replica_stream.hpp"
@@ -118,8 +119,6 @@ private:
 };
 
 std::unique_ptr<core::source> start_source(const options& opts, const core::source_context& ctx) {
-  if (auto problems = check_source(ctx); !problems.empty())
-    throw core::source_error(problems.front());
   const auto& spec = core::spec_of<generic_spec>(ctx);
   if (!ctx.bus)
     throw core::source_error("generic source started without a bus");
@@ -170,23 +169,18 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
 } // namespace
 
 std::vector<std::string> check_source(const core::source_context& ctx) {
-  const generic_spec* found = nullptr;
-  try {
-    found = &core::spec_of<generic_spec>(ctx);
-  } catch (const core::source_error& e) {
-    return {e.what()};
-  }
-  const auto& spec = *found;
-  auto name = source_name(ctx);
-  std::vector<std::string> problems;
-  std::string error;
-  if (spec.url.empty())
-    problems.push_back(fmt::format("{}: server url can't be empty", name));
-  else if (!parse_target(spec.url, error))
-    problems.push_back(fmt::format("{}: url: {}", name, error));
-  if (spec.config.empty())
-    problems.push_back(fmt::format("{}: config can't be empty", name));
-  return problems;
+  return core::check_spec<generic_spec>(ctx, [&](const auto& spec) {
+    auto name = source_name(ctx);
+    std::vector<std::string> problems;
+    std::string error;
+    if (spec.url.empty())
+      problems.push_back(fmt::format("{}: server url can't be empty", name));
+    else if (!parse_target(spec.url, error))
+      problems.push_back(fmt::format("{}: url: {}", name, error));
+    if (spec.config.empty())
+      problems.push_back(fmt::format("{}: config can't be empty", name));
+    return problems;
+  });
 }
 
 core::source_factory make_source_factory(options opts) {

@@ -194,14 +194,8 @@ bool replica_stream::handle(const std::string& payload) {
                     error, core::held_back_note(held_back));
     return true;
   }
-  core::event e;
-  e.id = core::new_event_id();
-  e.source = setup.event_source;
-  e.type = "generic";
-  e.subject = setup.event_name;
-  e.time = core::now_rfc3339();
-  e.data = std::move(*data);
-  return window_->offer(std::move(e));
+  return window_->offer(
+    core::make_event(setup.event_source, "generic", setup.event_name, std::move(*data)));
 }
 
 } // namespace ganglion::grpc::detail

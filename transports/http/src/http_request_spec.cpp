@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <strings.h>
 
+#include "ganglion/core/secure_headers.hpp"
+
 namespace ganglion::http::detail {
 
 namespace {
@@ -57,16 +59,7 @@ request_template make_request_template(const core::trigger_context& ctx) {
   const auto& spec = core::spec_of<trigger_spec>(ctx);
   request_template t;
   t.fields = request_fields{spec.url, spec.method, spec.headers, spec.host, spec.timeout_seconds};
-  for (const auto& header : spec.secure_headers) {
-    if (header.config_map)
-      throw core::trigger_error(
-        fmt::format("secureHeaders {}: configMapKeyRef is not supported yet", header.name));
-    if (!header.secret)
-      throw core::trigger_error(
-        fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
-    t.secure_headers.emplace_back(header.name,
-                                  core::read_trigger_secret(ctx, *header.secret, "secureHeaders"));
-  }
+  t.secure_headers = core::read_secure_headers(ctx, spec.secure_headers);
   if (spec.basic_auth) {
     std::string user, password;
     if (spec.basic_auth->username)

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ganglion/core/kind_check.hpp"
+#include "ganglion/core/secure_headers.hpp"
 #include "http_request_spec.hpp"
 
 namespace ganglion::http {
@@ -88,51 +90,32 @@ private:
   client_request fixed_;
 };
 
-std::unique_ptr<core::trigger_executor> create(const std::shared_ptr<client>& requests,
-                                               const core::trigger_context& ctx) {
-  if (auto problems = check_http_trigger(ctx); !problems.empty())
-    throw core::trigger_error(problems.front());
-  return std::make_unique<http_executor>(requests, ctx);
-}
-
 } // namespace
 
 std::vector<std::string> check_http_trigger(const core::trigger_context& ctx) {
-  const trigger_spec* found = nullptr;
-  try {
-    found = &core::spec_of<trigger_spec>(ctx);
-  } catch (const core::trigger_error& e) {
-    return {e.what()};
-  }
-  const auto& manifest = *ctx.manifest;
-  const auto& spec = *found;
-  std::vector<std::string> problems;
-  if (!spec.dynamic_headers.empty())
-    problems.emplace_back("http.dynamicHeaders are not supported yet");
-  for (const auto& header : spec.secure_headers)
-    if (header.config_map)
-      problems.push_back(
-        fmt::format("secureHeaders {}: configMapKeyRef is not supported yet", header.name));
-    else if (!header.secret)
-      problems.push_back(
-        fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
-  // The parameters themselves are compiled by validate and by the core parameter step; without
-  // any, the request is fixed and can be checked now.
-  if (!core::resource_parameterized(manifest)) {
-    try {
-      request_template fixed;
-      fixed.fields = {spec.url, spec.method, spec.headers, spec.host, spec.timeout_seconds};
-      detail::make_request(fixed.fields, fixed, {});
-    } catch (const std::exception& e) {
-      problems.emplace_back(e.what());
+  return core::check_spec<trigger_spec>(ctx, [&](const auto& spec) {
+    const auto& manifest = *ctx.manifest;
+    auto problems = core::secure_header_problems(spec.secure_headers);
+    if (!spec.dynamic_headers.empty())
+      problems.insert(problems.begin(), "http.dynamicHeaders are not supported yet");
+    // The parameters themselves are compiled by validate and by the core parameter step; without
+    // any, the request is fixed and can be checked now.
+    if (!core::resource_parameterized(manifest)) {
+      try {
+        request_template fixed;
+        fixed.fields = {spec.url, spec.method, spec.headers, spec.host, spec.timeout_seconds};
+        detail::make_request(fixed.fields, fixed, {});
+      } catch (const std::exception& e) {
+        problems.emplace_back(e.what());
+      }
     }
-  }
-  return problems;
+    return problems;
+  });
 }
 
 core::trigger_factory make_http_trigger_factory(std::shared_ptr<client> requests) {
   return {[requests = std::move(requests)](const core::trigger_context& ctx) {
-            return create(requests, ctx);
+            return std::make_unique<http_executor>(requests, ctx);
           },
           check_http_trigger, trigger_spec_step()};
 }

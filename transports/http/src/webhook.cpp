@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/http/spec.hpp"
 #include "ganglion/http/webhook_event.hpp"
 
@@ -176,8 +177,6 @@ private:
 
 std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::string& bind_host,
                                             const core::source_context& ctx) {
-  if (auto problems = check_webhook_source(ctx); !problems.empty())
-    throw core::source_error(problems.front());
   if (!ctx.bus)
     throw core::source_error("webhook source started without a bus");
   const auto& spec = core::spec_of<webhook_spec>(ctx);
@@ -219,29 +218,24 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
 } // namespace
 
 std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
-  const webhook_spec* found = nullptr;
-  try {
-    found = &core::spec_of<webhook_spec>(ctx);
-  } catch (const core::source_error& e) {
-    return {e.what()};
-  }
-  const auto& spec = *found;
-  std::vector<std::string> problems;
-  if (spec.endpoint.empty() || spec.endpoint.front() != '/')
-    problems.push_back(fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
-  if (spec.method.empty())
-    problems.emplace_back("webhook method can't be empty");
-  if (spec.max_payload_size <= 0 || spec.max_payload_size > webhook_spec::max_payload_limit)
-    problems.push_back(fmt::format("webhook maxPayloadSize must be from 1 to {}, got {}",
-                                   webhook_spec::max_payload_limit, spec.max_payload_size));
-  try {
-    parse_port(spec.port);
-  } catch (const core::source_error& e) {
-    problems.emplace_back(e.what());
-  }
-  if (spec.server_cert_secret.has_value() != spec.server_key_secret.has_value())
-    problems.emplace_back("webhook TLS needs both serverCertSecret and serverKeySecret");
-  return problems;
+  return core::check_spec<webhook_spec>(ctx, [&](const auto& spec) {
+    std::vector<std::string> problems;
+    if (spec.endpoint.empty() || spec.endpoint.front() != '/')
+      problems.push_back(fmt::format("webhook endpoint must start with '/': '{}'", spec.endpoint));
+    if (spec.method.empty())
+      problems.emplace_back("webhook method can't be empty");
+    if (spec.max_payload_size <= 0 || spec.max_payload_size > webhook_spec::max_payload_limit)
+      problems.push_back(fmt::format("webhook maxPayloadSize must be from 1 to {}, got {}",
+                                     webhook_spec::max_payload_limit, spec.max_payload_size));
+    try {
+      parse_port(spec.port);
+    } catch (const core::source_error& e) {
+      problems.emplace_back(e.what());
+    }
+    if (spec.server_cert_secret.has_value() != spec.server_key_secret.has_value())
+      problems.emplace_back("webhook TLS needs both serverCertSecret and serverKeySecret");
+    return problems;
+  });
 }
 
 core::source_factory make_webhook_source_factory(std::shared_ptr<server_pool> servers,

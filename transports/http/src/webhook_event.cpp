@@ -19,14 +19,9 @@ std::optional<core::event> webhook_event(const std::string& event_source,
       return std::nullopt;
     body = std::move(*minified);
   }
-  core::event e;
-  e.id = core::new_event_id();
-  e.source = event_source;
-  e.type = "webhook";
-  e.subject = event_name;
-  e.time = core::now_rfc3339();
-  e.data = detail::webhook_event_data(detail::headers_to_json(req.headers, true), body, metadata);
-  return e;
+  return core::make_event(
+    event_source, "webhook", event_name,
+    detail::webhook_event_data(detail::headers_to_json(req.headers, true), body, metadata));
 }
 
 } // namespace ganglion::http

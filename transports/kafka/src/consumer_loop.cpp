@@ -188,13 +188,9 @@ void consumer_loop::read(rd_kafka_message_t* m) {
     return;
   }
   pending_event item;
-  item.event.id = event_id(spec_.event_source, spec_.event_name, spec_.url, spec_.topic,
-                           m->partition, m->offset);
-  item.event.source = spec_.event_source;
-  item.event.type = "kafka";
-  item.event.subject = spec_.event_name;
-  item.event.time = core::now_rfc3339();
-  item.event.data = std::move(*data);
+  item.event = core::make_event(spec_.event_source, "kafka", spec_.event_name, std::move(*data),
+                                event_id(spec_.event_source, spec_.event_name, spec_.url,
+                                         spec_.topic, m->partition, m->offset));
   item.partition = m->partition;
   item.offset = m->offset;
   item.epoch = owned->second.epoch;

@@ -8,6 +8,7 @@
 
 #include "client_config.hpp"
 #include "consumer_loop.hpp"
+#include "ganglion/core/kind_check.hpp"
 
 namespace ganglion::kafka {
 
@@ -47,10 +48,6 @@ std::int32_t parse_partition(const std::string& text) {
   return value;
 }
 
-const event_spec& find_spec(const core::source_context& ctx) {
-  return core::spec_of<event_spec>(ctx);
-}
-
 /// The consumer's librdkafka properties before the spec's own `config`.
 std::map<std::string, std::string> consumer_properties(const core::source_context& ctx,
                                                        const event_spec& spec) {
@@ -82,9 +79,7 @@ private:
 
 std::unique_ptr<core::source> start(const source_options& options,
                                     const core::source_context& ctx) {
-  if (auto problems = check_kafka_source(ctx); !problems.empty())
-    throw core::source_error(problems.front());
-  const auto& spec = find_spec(ctx);
+  const auto& spec = core::spec_of<event_spec>(ctx);
   if (!ctx.bus)
     throw core::source_error("kafka source started without a bus");
 
@@ -126,33 +121,28 @@ std::unique_ptr<core::source> start(const source_options& options,
 } // namespace
 
 std::vector<std::string> check_kafka_source(const core::source_context& ctx) {
-  const event_spec* found = nullptr;
-  try {
-    found = &find_spec(ctx);
-  } catch (const core::source_error& e) {
-    return {e.what()};
-  }
-  const auto& spec = *found;
-  std::vector<std::string> problems;
-  if (spec.url.empty())
-    problems.emplace_back("kafka url can't be empty");
-  if (spec.topic.empty())
-    problems.emplace_back("kafka topic can't be empty");
-  if (spec.limit_events_per_second < 0)
-    problems.push_back(fmt::format("kafka limitEventsPerSecond can't be negative, got {}",
-                                   spec.limit_events_per_second));
-  if (spec.consumer_group && spec.consumer_group->group_name.empty())
-    problems.emplace_back("kafka consumerGroup.groupName can't be empty");
-  if (!spec.consumer_group && spec.partition.empty())
-    problems.emplace_back("kafka needs either consumerGroup or partition");
-  if (!spec.consumer_group && !spec.partition.empty()) {
-    try {
-      parse_partition(spec.partition);
-    } catch (const core::source_error& e) {
-      problems.emplace_back(e.what());
+  return core::check_spec<event_spec>(ctx, [&](const auto& spec) {
+    std::vector<std::string> problems;
+    if (spec.url.empty())
+      problems.emplace_back("kafka url can't be empty");
+    if (spec.topic.empty())
+      problems.emplace_back("kafka topic can't be empty");
+    if (spec.limit_events_per_second < 0)
+      problems.push_back(fmt::format("kafka limitEventsPerSecond can't be negative, got {}",
+                                     spec.limit_events_per_second));
+    if (spec.consumer_group && spec.consumer_group->group_name.empty())
+      problems.emplace_back("kafka consumerGroup.groupName can't be empty");
+    if (!spec.consumer_group && spec.partition.empty())
+      problems.emplace_back("kafka needs either consumerGroup or partition");
+    if (!spec.consumer_group && !spec.partition.empty()) {
+      try {
+        parse_partition(spec.partition);
+      } catch (const core::source_error& e) {
+        problems.emplace_back(e.what());
+      }
     }
-  }
-  return problems;
+    return problems;
+  });
 }
 
 core::source_factory make_kafka_source_factory(source_options options) {

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "client_config.hpp"
+#include "ganglion/core/kind_check.hpp"
+#include "ganglion/core/secure_headers.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "message_spec.hpp"
 #include "trigger_producer.hpp"
@@ -30,26 +32,8 @@ public:
     : parameterized_(core::resource_parameterized(*ctx.manifest)) {
     const auto& manifest = *ctx.manifest;
     const auto& spec = core::spec_of<trigger_spec>(ctx);
-    if (core::action_of(manifest)->payload.empty())
-      throw core::trigger_error("kafka.payload: payload parameters are not specified");
-    for (const auto& header : spec.secure_headers) {
-      if (header.config_map)
-        throw core::trigger_error(
-          fmt::format("secureHeaders {}: configMapKeyRef is not supported yet", header.name));
-      if (!header.secret)
-        throw core::trigger_error(
-          fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
-      secure_headers_.emplace_back(header.name,
-                                   core::read_trigger_secret(ctx, *header.secret, "secureHeaders"));
-    }
+    secure_headers_ = core::read_secure_headers(ctx, spec.secure_headers);
     fields_ = detail::fields_of(spec);
-    if (!parameterized_) {
-      try {
-        detail::make_message(fields_, secure_headers_, {}); // checks topic and partition
-      } catch (const std::exception& e) {
-        throw core::trigger_error(e.what());
-      }
-    }
 
     detail::client_settings settings;
     settings.name = fmt::format("trigger {}/{}", ctx.sensor_name, manifest.template_.name);
@@ -99,40 +83,26 @@ private:
 } // namespace
 
 std::vector<std::string> check_kafka_trigger(const core::trigger_context& ctx) {
-  const trigger_spec* found = nullptr;
-  try {
-    found = &core::spec_of<trigger_spec>(ctx);
-  } catch (const core::trigger_error& e) {
-    return {e.what()};
-  }
-  const auto& manifest = *ctx.manifest;
-  const auto& spec = *found;
-  if (core::action_of(manifest)->payload.empty())
-    return {"kafka.payload: payload parameters are not specified"};
-  std::vector<std::string> problems;
-  for (const auto& header : spec.secure_headers)
-    if (header.config_map)
-      problems.push_back(
-        fmt::format("secureHeaders {}: configMapKeyRef is not supported yet", header.name));
-    else if (!header.secret)
-      problems.push_back(
-        fmt::format("secureHeaders {}: valueFrom.secretKeyRef is missing", header.name));
-  // The parameters are compiled by validate and by the core parameter step.
-  if (!core::resource_parameterized(manifest)) {
-    try {
-      detail::make_message(detail::fields_of(spec), {}, {}); // checks topic and partition
-    } catch (const std::exception& e) {
-      problems.emplace_back(e.what());
+  return core::check_spec<trigger_spec>(ctx, [&](const auto& spec) {
+    const auto& manifest = *ctx.manifest;
+    if (core::action_of(manifest)->payload.empty())
+      return std::vector<std::string>{"kafka.payload: payload parameters are not specified"};
+    auto problems = core::secure_header_problems(spec.secure_headers);
+    // The parameters are compiled by validate and by the core parameter step.
+    if (!core::resource_parameterized(manifest)) {
+      try {
+        detail::make_message(detail::fields_of(spec), {}, {}); // checks topic and partition
+      } catch (const std::exception& e) {
+        problems.emplace_back(e.what());
+      }
     }
-  }
-  return problems;
+    return problems;
+  });
 }
 
 core::trigger_factory make_kafka_trigger_factory(trigger_options options) {
   auto create = [options](const core::trigger_context& ctx)
     -> std::unique_ptr<core::trigger_executor> {
-    if (auto problems = check_kafka_trigger(ctx); !problems.empty())
-      throw core::trigger_error(problems.front());
     return std::make_unique<kafka_executor>(ctx, options);
   };
   return {std::move(create), check_kafka_trigger, trigger_spec_step()};

@@ -12,11 +12,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "acting_identity.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/core/internal/source_counters.hpp"
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/kubernetes/resource_spec.hpp"
 #include "ganglion/kubernetes/watch.hpp"
-#include "acting_identity.hpp"
 #include "publish_queue.hpp"
 #include "resource_discovery.hpp"
 #include "resource_event_data.hpp"
@@ -143,14 +144,7 @@ void watch_state::report(std::vector<resource_change> changes) {
       spdlog::error("{}: a {} change dropped: {}", name, change.type, e.what());
       continue;
     }
-    core::event e;
-    e.id = core::new_event_id();
-    e.source = event_source;
-    e.type = "resource";
-    e.subject = event_name;
-    e.time = core::now_rfc3339();
-    e.data = std::move(data);
-    if (!queue.push(std::move(e)))
+    if (!queue.push(core::make_event(event_source, "resource", event_name, std::move(data))))
       return;
   }
 }
@@ -203,8 +197,6 @@ private:
 };
 
 std::unique_ptr<core::source> start_source(const options& opts, const core::source_context& ctx) {
-  if (auto problems = check_resource_source(ctx, opts.object_identity); !problems.empty())
-    throw core::source_error(problems.front());
   const auto& spec = core::spec_of<resource_event_spec>(ctx);
   auto name = name_of(ctx);
   if (!ctx.bus)
@@ -271,49 +263,45 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
 
 std::vector<std::string> check_resource_source(const core::source_context& ctx,
                                                identity_mode mode) {
-  const resource_event_spec* found = nullptr;
-  try {
-    found = &core::spec_of<resource_event_spec>(ctx);
-  } catch (const core::source_error& e) {
-    return {e.what()};
-  }
-  const auto& spec = *found;
-  auto name = name_of(ctx);
-  std::vector<std::string> problems;
-  if (spec.version.empty())
-    problems.push_back(name + ": version must be specified");
-  if (spec.resource.empty())
-    problems.push_back(name + ": resource must be specified");
-  for (const auto& type : spec.event_types)
-    if (type != "ADD" && type != "UPDATE" && type != "DELETE")
-      problems.push_back(fmt::format("{}: unknown event type: {}", name, type));
-  const auto own = ctx.manifest ? ctx.manifest->metadata.namespace_ : std::string{};
-  if (mode == identity_mode::impersonate) {
-    try {
-      service_account_user(own.empty() ? "default" : own,
-                           ctx.manifest ? ctx.manifest->spec.service_account_name : "");
-    } catch (const std::invalid_argument& e) {
-      problems.push_back(
-        fmt::format("{}: cannot act as the EventSource's service account: {}", name, e.what()));
+  return core::check_spec<resource_event_spec>(ctx, [&](const auto& spec) {
+    auto name = name_of(ctx);
+    std::vector<std::string> problems;
+    if (spec.version.empty())
+      problems.push_back(name + ": version must be specified");
+    if (spec.resource.empty())
+      problems.push_back(name + ": resource must be specified");
+    for (const auto& type : spec.event_types)
+      if (type != "ADD" && type != "UPDATE" && type != "DELETE")
+        problems.push_back(fmt::format("{}: unknown event type: {}", name, type));
+    const auto own = ctx.manifest ? ctx.manifest->metadata.namespace_ : std::string{};
+    if (mode == identity_mode::impersonate) {
+      try {
+        service_account_user(own.empty() ? "default" : own,
+                             ctx.manifest ? ctx.manifest->spec.service_account_name : "");
+      } catch (const std::invalid_argument& e) {
+        problems.push_back(
+          fmt::format("{}: cannot act as the EventSource's service account: {}", name, e.what()));
+      }
     }
-  }
-  if (mode == identity_mode::namespace_ && !own.empty() && !spec.namespace_.empty()
-      && spec.namespace_ != own)
-    problems.push_back(fmt::format(
-      "{}: {}", name, detail::outside_namespace("namespace", spec.namespace_, "EventSource", own)));
-  if (!spec.filter)
+    if (mode == identity_mode::namespace_ && !own.empty() && !spec.namespace_.empty()
+        && spec.namespace_ != own)
+      problems.push_back(
+        fmt::format("{}: {}", name,
+                    detail::outside_namespace("namespace", spec.namespace_, "EventSource", own)));
+    if (!spec.filter)
+      return problems;
+    try {
+      detail::label_selector(spec.filter->labels);
+    } catch (const std::invalid_argument& e) {
+      problems.push_back(fmt::format("{}: filter.labels: {}", name, e.what()));
+    }
+    try {
+      detail::field_matcher fields{spec.filter->fields};
+    } catch (const std::invalid_argument& e) {
+      problems.push_back(fmt::format("{}: {}", name, e.what()));
+    }
     return problems;
-  try {
-    detail::label_selector(spec.filter->labels);
-  } catch (const std::invalid_argument& e) {
-    problems.push_back(fmt::format("{}: filter.labels: {}", name, e.what()));
-  }
-  try {
-    detail::field_matcher fields{spec.filter->fields};
-  } catch (const std::invalid_argument& e) {
-    problems.push_back(fmt::format("{}: {}", name, e.what()));
-  }
-  return problems;
+  });
 }
 
 core::source_factory make_resource_source_factory(options opts) {

@@ -12,8 +12,9 @@
 #include <spdlog/spdlog.h>
 
 #include "connection.hpp"
-#include "ganglion/core/internal/log_throttle.hpp"
 #include "event_data.hpp"
+#include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "source_metrics.hpp"
 
@@ -95,17 +96,10 @@ void source_state::on_message(natsSubscription* sub, natsMsg* msg) {
                     natsMsg_GetSubject(msg), error, core::held_back_note(held_back));
     return;
   }
-  core::event e;
-  e.id = core::new_event_id();
-  e.source = event_source;
-  e.type = "nats";
-  e.subject = event_name;
-  e.time = core::now_rfc3339();
-  e.data = std::move(*data);
-  bus->publish(std::move(e), [self = shared_from_this()](core::publish_status status,
-                                                          const std::string& error) {
-    self->on_published(status, error);
-  });
+  bus->publish(core::make_event(event_source, "nats", event_name, std::move(*data)),
+               [self = shared_from_this()](core::publish_status status, const std::string& error) {
+                 self->on_published(status, error);
+               });
 }
 
 void source_state::on_published(core::publish_status status, const std::string& error) {
@@ -202,8 +196,6 @@ private:
 };
 
 std::unique_ptr<core::source> start_source(const options& opts, const core::source_context& ctx) {
-  if (auto problems = check_source(ctx); !problems.empty())
-    throw core::source_error(problems.front());
   const auto& spec = core::spec_of<event_spec>(ctx);
   if (!ctx.bus)
     throw core::source_error("nats source started without a bus");
@@ -253,20 +245,15 @@ std::unique_ptr<core::source> start_source(const options& opts, const core::sour
 } // namespace
 
 std::vector<std::string> check_source(const core::source_context& ctx) {
-  const event_spec* found = nullptr;
-  try {
-    found = &core::spec_of<event_spec>(ctx);
-  } catch (const core::source_error& e) {
-    return {e.what()};
-  }
-  const auto& spec = *found;
-  auto name = fmt::format("nats source {}/{}", ctx.event_source_name, ctx.event_name);
-  std::vector<std::string> problems;
-  if (spec.url.empty())
-    problems.push_back(fmt::format("{}: url can't be empty", name));
-  if (spec.subject.empty())
-    problems.push_back(fmt::format("{}: subject can't be empty", name));
-  return problems;
+  return core::check_spec<event_spec>(ctx, [&](const auto& spec) {
+    auto name = fmt::format("nats source {}/{}", ctx.event_source_name, ctx.event_name);
+    std::vector<std::string> problems;
+    if (spec.url.empty())
+      problems.push_back(fmt::format("{}: url can't be empty", name));
+    if (spec.subject.empty())
+      problems.push_back(fmt::format("{}: subject can't be empty", name));
+    return problems;
+  });
 }
 
 core::source_factory make_source_factory(options opts) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "connection.hpp"
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "publisher.hpp"
 
@@ -112,32 +113,25 @@ private:
 } // namespace
 
 std::vector<std::string> check_trigger(const core::trigger_context& ctx) {
-  const trigger_spec* found = nullptr;
-  try {
-    found = &core::spec_of<trigger_spec>(ctx);
-  } catch (const core::trigger_error& e) {
-    return {e.what()};
-  }
-  const auto& manifest = *ctx.manifest;
-  const auto& spec = *found;
-  const auto name = fmt::format("nats trigger {}/{}", ctx.sensor_name, manifest.template_.name);
-  std::vector<std::string> problems;
-  if (spec.url.empty())
-    problems.push_back(fmt::format("{}: nats.url can't be empty", name));
-  if (spec.subject.empty())
-    problems.push_back(fmt::format("{}: nats.subject can't be empty", name));
-  if (core::action_of(manifest)->payload.empty())
-    problems.push_back(fmt::format(
-      "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
-  // The parameters are compiled by validate and by the core parameter step.
-  return problems;
+  return core::check_spec<trigger_spec>(ctx, [&](const auto& spec) {
+    const auto& manifest = *ctx.manifest;
+    const auto name = fmt::format("nats trigger {}/{}", ctx.sensor_name, manifest.template_.name);
+    std::vector<std::string> problems;
+    if (spec.url.empty())
+      problems.push_back(fmt::format("{}: nats.url can't be empty", name));
+    if (spec.subject.empty())
+      problems.push_back(fmt::format("{}: nats.subject can't be empty", name));
+    if (core::action_of(manifest)->payload.empty())
+      problems.push_back(fmt::format(
+        "{}: nats.payload can't be empty (Argo publishes only payload parameters)", name));
+    // The parameters are compiled by validate and by the core parameter step.
+    return problems;
+  });
 }
 
 core::trigger_factory make_trigger_factory(options opts) {
   auto create = [opts](const core::trigger_context& ctx)
     -> std::unique_ptr<core::trigger_executor> {
-    if (auto problems = check_trigger(ctx); !problems.empty())
-      throw core::trigger_error(problems.front());
     return std::make_unique<nats_executor>(opts, ctx);
   };
   return {std::move(create), check_trigger, trigger_spec_step()};

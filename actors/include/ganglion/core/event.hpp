@@ -37,6 +37,12 @@ std::string now_rfc3339();
 /// `at` as RFC 3339 UTC with nanoseconds.
 std::string to_rfc3339(std::chrono::system_clock::time_point at);
 
+/// The event a source builds from one message of its transport: `source` = the EventSource's
+/// name, `type` = the source kind (`webhook`), `subject` = the event's name, `data` = the
+/// kind's payload (JSON), the time now and `id` (by default a new one, new_event_id).
+event make_event(std::string source, std::string type, std::string subject, std::string data,
+                 std::string id = new_event_id());
+
 /// The event rendered as structured-mode CloudEvent JSON.
 std::string to_json(const event& e);
 

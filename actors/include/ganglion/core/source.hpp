@@ -76,7 +76,8 @@ public:
              && std::is_constructible_v<create_function, F>)
   source_factory(F create) : create_(std::move(create)) {}
 
-  /// A type with a check step; `create` should refuse (source_error) what `check` reports.
+  /// A type with a check step, which runs before `create` (operator()): `create` sees only a
+  /// configuration `check` passed.
   source_factory(create_function create, source_check check)
     : create_(std::move(create)), check_(std::move(check)) {}
 
@@ -85,8 +86,13 @@ public:
   source_factory(create_function create, source_check check, dsl::kind_spec spec)
     : create_(std::move(create)), check_(std::move(check)), spec_(std::move(spec)) {}
 
-  /// Starts a source. Throws source_error.
-  std::unique_ptr<source> operator()(const source_context& ctx) const { return create_(ctx); }
+  /// Starts a source after the check step, whose first problem it throws as source_error (the
+  /// message `validate` shows for it). Throws source_error.
+  std::unique_ptr<source> operator()(const source_context& ctx) const {
+    if (auto problems = check(ctx); !problems.empty())
+      throw source_error(problems.front());
+    return create_(ctx);
+  }
 
   /// What the check step finds wrong with `ctx`'s event; empty without a check step.
   std::vector<std::string> check(const source_context& ctx) const {

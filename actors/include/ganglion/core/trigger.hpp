@@ -127,7 +127,8 @@ public:
              && std::is_constructible_v<create_function, F>)
   trigger_factory(F create) : create_(std::move(create)) {}
 
-  /// A kind with a check step; `create` should refuse (trigger_error) what `check` reports.
+  /// A kind with a check step, which runs before `create` (operator()): `create` sees only a
+  /// configuration `check` passed.
   trigger_factory(create_function create, trigger_check check)
     : create_(std::move(create)), check_(std::move(check)) {}
 
@@ -136,8 +137,11 @@ public:
   trigger_factory(create_function create, trigger_check check, dsl::kind_spec spec)
     : create_(std::move(create)), check_(std::move(check)), spec_(std::move(spec)) {}
 
-  /// Creates an executor. Throws trigger_error.
+  /// Creates an executor after the check step, whose first problem it throws as trigger_error
+  /// (the message `validate` shows for it). Throws trigger_error.
   std::unique_ptr<trigger_executor> operator()(const trigger_context& ctx) const {
+    if (auto problems = check(ctx); !problems.empty())
+      throw trigger_error(problems.front());
     return create_(ctx);
   }
 

@@ -1,5 +1,6 @@
 #include <charconv>
 
+#include "ganglion/dsl/kind/client_rules.hpp"
 #include "ganglion/dsl/kind/rules.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 #include "spec/spec_steps.hpp"
@@ -62,6 +63,7 @@ void check_trigger(const trigger_spec& http, const dsl::spec_check_input& in) {
                       "http.parameters");
   validate_parameters(in.action->payload, child_path(path, "payload"), true, scope, cx,
                       "http.payload");
+  check_secure_headers(http.secure_headers, child_path(path, "secureHeaders"), cx);
 }
 
 } // namespace ganglion::http::detail

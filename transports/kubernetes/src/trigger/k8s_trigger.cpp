@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "artifact/artifact.hpp"
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/kubernetes/spec.hpp"
 #include "trigger/object_merge.hpp"
 #include "trigger/object_trigger.hpp"
@@ -136,38 +137,18 @@ private:
 
 std::vector<std::string> k8s_trigger_problems(const core::trigger_context& ctx,
                                               const options& opts) {
-  const k8s_trigger_spec* spec = nullptr;
-  try {
-    spec = &core::spec_of<k8s_trigger_spec>(ctx);
-  } catch (const core::trigger_error& e) {
-    return {e.what()};
-  }
-  const auto name = fmt::format("k8s trigger {}/{}", ctx.sensor_name,
-                                ctx.manifest->template_.name);
-  std::vector<std::string> problems;
-  if (!spec->source)
-    problems.push_back(name + ": k8s.source is required");
-  auto op = spec->effective_operation();
-  if (op != "create" && op != "update" && op != "patch" && op != "delete")
-    problems.push_back(fmt::format("{}: unknown operation type {}", name, op));
-  auto scope = trigger_scope_problems(ctx, opts, "k8s", spec->source.get());
-  problems.insert(problems.end(), scope.begin(), scope.end());
-  return problems;
+  return core::check_spec<k8s_trigger_spec>(ctx, [&](const auto& spec) {
+    std::vector<std::string> own;
+    auto op = spec.effective_operation();
+    if (op != "create" && op != "update" && op != "patch" && op != "delete")
+      own.push_back(fmt::format("unknown operation type {}", op));
+    return object_trigger_problems(ctx, opts, "k8s", spec.source.get(), own);
+  });
 }
 
 core::trigger_factory make_k8s_trigger_factory(const options& opts) {
-  auto create = [opts](const core::trigger_context& ctx)
-    -> std::unique_ptr<core::trigger_executor> {
-    if (auto problems = k8s_trigger_problems(ctx, opts); !problems.empty())
-      throw core::trigger_error(problems.front());
-    const auto& spec = core::spec_of<k8s_trigger_spec>(ctx);
-    return make_object_executor(ctx, opts, "k8s", spec.source,
-                                std::make_unique<k8s_operation>(spec));
-  };
-  auto check = [opts](const core::trigger_context& ctx) {
-    return k8s_trigger_problems(ctx, opts);
-  };
-  return {std::move(create), std::move(check), k8s_trigger_spec_step()};
+  return object_trigger_factory<k8s_trigger_spec, k8s_operation>(
+    opts, "k8s", &k8s_trigger_problems, k8s_trigger_spec_step());
 }
 
 } // namespace ganglion::kubernetes::detail

@@ -98,4 +98,22 @@ make_object_executor(const core::trigger_context& ctx, const options& opts, std:
                      std::shared_ptr<const artifact_location> source,
                      std::unique_ptr<object_operation> operation);
 
+/// The factory of an object trigger kind (`k8s`, `argoWorkflow`): `problems(ctx, opts)` is its
+/// check step, and its executor runs an `Operation` built from the kind's model `Spec` on the
+/// model's `source`.
+template <class Spec, class Operation>
+core::trigger_factory
+object_trigger_factory(const options& opts, std::string type,
+                       std::vector<std::string> (*problems)(const core::trigger_context&,
+                                                            const options&),
+                       dsl::kind_spec spec_step) {
+  auto create = [opts, type](const core::trigger_context& ctx)
+    -> std::unique_ptr<core::trigger_executor> {
+    const auto& spec = core::spec_of<Spec>(ctx);
+    return make_object_executor(ctx, opts, type, spec.source, std::make_unique<Operation>(spec));
+  };
+  auto check = [opts, problems](const core::trigger_context& ctx) { return problems(ctx, opts); };
+  return {std::move(create), std::move(check), std::move(spec_step)};
+}
+
 } // namespace ganglion::kubernetes::detail

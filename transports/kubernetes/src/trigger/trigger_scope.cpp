@@ -11,11 +11,35 @@
 
 namespace ganglion::kubernetes::detail {
 
+namespace {
+
+/// `<type> trigger <sensor>/<trigger>`, as the problems of an object trigger name it.
+std::string trigger_name(const core::trigger_context& ctx, const std::string& type) {
+  return fmt::format("{} trigger {}/{}", type, ctx.sensor_name,
+                     ctx.manifest ? ctx.manifest->template_.name : std::string{});
+}
+
+} // namespace
+
+std::vector<std::string> object_trigger_problems(const core::trigger_context& ctx,
+                                                 const options& opts, const std::string& type,
+                                                 const artifact_location* source,
+                                                 const std::vector<std::string>& own) {
+  const auto name = trigger_name(ctx, type);
+  std::vector<std::string> problems;
+  if (!source)
+    problems.push_back(fmt::format("{}: {}.source is required", name, type));
+  for (const auto& problem : own)
+    problems.push_back(fmt::format("{}: {}", name, problem));
+  auto scope = trigger_scope_problems(ctx, opts, type, source);
+  problems.insert(problems.end(), scope.begin(), scope.end());
+  return problems;
+}
+
 std::vector<std::string> trigger_scope_problems(const core::trigger_context& ctx,
                                                 const options& opts, const std::string& type,
                                                 const artifact_location* source) {
-  const auto name = fmt::format("{} trigger {}/{}", type, ctx.sensor_name,
-                                ctx.manifest ? ctx.manifest->template_.name : std::string{});
+  const auto name = trigger_name(ctx, type);
   std::vector<std::string> problems;
   if (opts.object_identity == identity_mode::impersonate) {
     try {

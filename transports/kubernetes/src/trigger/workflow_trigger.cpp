@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "artifact/artifact.hpp"
+#include "ganglion/core/kind_check.hpp"
 #include "ganglion/kubernetes/spec.hpp"
 #include "trigger/object_trigger.hpp"
 #include "trigger/trigger_factories.hpp"
@@ -135,43 +136,23 @@ private:
 
 std::vector<std::string> workflow_trigger_problems(const core::trigger_context& ctx,
                                                    const options& opts) {
-  const workflow_trigger_spec* spec = nullptr;
-  try {
-    spec = &core::spec_of<workflow_trigger_spec>(ctx);
-  } catch (const core::trigger_error& e) {
-    return {e.what()};
-  }
-  const auto name = fmt::format("argoWorkflow trigger {}/{}", ctx.sensor_name,
-                                ctx.manifest->template_.name);
-  std::vector<std::string> problems;
-  if (!spec->source)
-    problems.push_back(name + ": argoWorkflow.source is required");
-  const auto& op = spec->operation;
-  if (op == "retry")
-    problems.push_back(name + ": operation retry cannot be run through the Kubernetes API alone");
-  else if (op != "submit" && op != "submit-from" && op != "resubmit" && op != "resume"
-           && op != "suspend" && op != "terminate" && op != "stop")
-    problems.push_back(fmt::format("{}: unknown operation type \"{}\"", name, op));
-  for (const auto& p : spec->arg_problems)
-    problems.push_back(fmt::format("{}: argoWorkflow.args[{}]: {}", name, p.index, p.message));
-  auto scope = trigger_scope_problems(ctx, opts, "argoWorkflow", spec->source.get());
-  problems.insert(problems.end(), scope.begin(), scope.end());
-  return problems;
+  return core::check_spec<workflow_trigger_spec>(ctx, [&](const auto& spec) {
+    std::vector<std::string> own;
+    const auto& op = spec.operation;
+    if (op == "retry")
+      own.emplace_back("operation retry cannot be run through the Kubernetes API alone");
+    else if (op != "submit" && op != "submit-from" && op != "resubmit" && op != "resume"
+             && op != "suspend" && op != "terminate" && op != "stop")
+      own.push_back(fmt::format("unknown operation type \"{}\"", op));
+    for (const auto& p : spec.arg_problems)
+      own.push_back(fmt::format("argoWorkflow.args[{}]: {}", p.index, p.message));
+    return object_trigger_problems(ctx, opts, "argoWorkflow", spec.source.get(), own);
+  });
 }
 
 core::trigger_factory make_workflow_trigger_factory(const options& opts) {
-  auto create = [opts](const core::trigger_context& ctx)
-    -> std::unique_ptr<core::trigger_executor> {
-    if (auto problems = workflow_trigger_problems(ctx, opts); !problems.empty())
-      throw core::trigger_error(problems.front());
-    const auto& spec = core::spec_of<workflow_trigger_spec>(ctx);
-    return make_object_executor(ctx, opts, "argoWorkflow", spec.source,
-                                std::make_unique<workflow_operation>(spec));
-  };
-  auto check = [opts](const core::trigger_context& ctx) {
-    return workflow_trigger_problems(ctx, opts);
-  };
-  return {std::move(create), std::move(check), workflow_trigger_spec_step()};
+  return object_trigger_factory<workflow_trigger_spec, workflow_operation>(
+    opts, "argoWorkflow", &workflow_trigger_problems, workflow_trigger_spec_step());
 }
 
 } // namespace ganglion::kubernetes::detail
