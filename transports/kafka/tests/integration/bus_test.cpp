@@ -7,13 +7,13 @@
 #include <functional>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "bus_inbox.hpp"
 #include "eventually.hpp"
 #include "ganglion/core/event_codec.hpp"
 #include "ganglion/kafka/kafka_bus.hpp"
@@ -27,6 +27,7 @@ using steady = std::chrono::steady_clock;
 namespace {
 
 using test::eventually;
+using test::inbox;
 
 constexpr std::uint32_t shard_count = 16;
 
@@ -65,42 +66,6 @@ void publish_ok(core::remote_bus& bus, const std::string& source, const std::str
   auto result = publish(bus, make_event(source, subject, id));
   ASSERT_EQ(result.status, core::publish_status::accepted) << id << ": " << result.error;
 }
-
-/// Collects what a subscription delivers.
-class inbox {
-public:
-  core::delivery_handler handler() {
-    return [this](std::vector<core::event_ptr>&& events) {
-      std::lock_guard guard{mutex_};
-      for (auto& e : events)
-        events_.push_back(e);
-    };
-  }
-  std::vector<core::event_ptr> events() const {
-    std::lock_guard guard{mutex_};
-    return events_;
-  }
-  std::vector<std::string> ids() const {
-    std::vector<std::string> out;
-    for (auto& e : events())
-      out.push_back(e->id);
-    return out;
-  }
-  bool has(const std::string& id) const {
-    auto all = ids();
-    return std::find(all.begin(), all.end(), id) != all.end();
-  }
-  std::uint64_t sequence_of(const std::string& id) const {
-    for (auto& e : events())
-      if (e->id == id)
-        return e->sequence;
-    return 0;
-  }
-
-private:
-  mutable std::mutex mutex_;
-  std::vector<core::event_ptr> events_;
-};
 
 class kafka_bus_test : public ::testing::Test {
 protected:
