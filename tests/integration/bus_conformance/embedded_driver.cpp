@@ -8,6 +8,7 @@
 namespace ganglion::test::bus_conformance {
 namespace {
 
+/// A data directory and an actor system; a replica restarts on the same directory.
 class embedded_driver final : public bus_driver {
 public:
   std::string lacks(capability c) const override {

@@ -43,6 +43,7 @@ struct subscriber_state {
   }
 };
 
+/// A sensor's subscription: its ledger, and the actor the embedded bus routes its events to.
 class embedded_subscription final : public core::remote_subscription {
 public:
   embedded_subscription(caf::actor_system& system, std::shared_ptr<core::embedded_bus> bus,
@@ -108,6 +109,7 @@ private:
   caf::actor actor_;
 };
 
+/// The embedded bus over its log, with a subscription per sensor (embedded_remote_bus.hpp).
 class embedded_remote_bus final : public core::remote_bus {
 public:
   embedded_remote_bus(caf::actor_system& system, const std::string& directory,

@@ -10,6 +10,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
+/// A nats-server with JetStream; every replica is a bus of its own on it.
 class jetstream_driver final : public bus_driver {
 public:
   std::string lacks(capability) const override { return {}; }

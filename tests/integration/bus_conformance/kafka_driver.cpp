@@ -11,6 +11,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
+/// A mock Kafka cluster; every replica is a bus of its own on it.
 class kafka_driver final : public bus_driver {
 public:
   kafka_driver() {
