@@ -170,6 +170,11 @@ void kafka_state::catch_up(int partition) {
 }
 
 void kafka_state::store(const std::string& key, std::string value, core::store_done done) {
+  if (value.size() > max_value) {
+    done(fmt::format("a value of {} bytes is larger than the state store's {}", value.size(),
+                     max_value));
+    return;
+  }
   std::unique_ptr<delivery> report = std::make_unique<store_report>(std::move(done));
   auto err = producer_.produce(producer_.state_topic(), key, value.empty() ? nullptr : &value,
                                report);

@@ -55,6 +55,11 @@ std::optional<std::string> jetstream_state::load(const std::string& key) {
 }
 
 void jetstream_state::store(const std::string& key, std::string value, core::store_done done) {
+  if (value.size() > max_value_) {
+    done("a value of " + std::to_string(value.size()) + " bytes is larger than the state store's "
+         + std::to_string(max_value_));
+    return;
+  }
   {
     std::lock_guard guard{mutex_};
     if (!stopping_) {

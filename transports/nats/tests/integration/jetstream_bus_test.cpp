@@ -1,12 +1,11 @@
-// The JetStream bus driver against a real nats-server -js: publish acknowledgements, durable
-// consumers that resume and redeliver, server-side dedup by event id, the KV state store.
+// The JetStream bus driver against a real nats-server -js: what is particular to it (prepared
+// consumers, redelivery after AckWait, server-side dedup by event id, a server that is down).
+// What every bus driver does is checked by tests/integration/bus_conformance.
 
 #include <chrono>
 #include <condition_variable>
-#include <future>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -118,23 +117,6 @@ protected:
   test::nats_server server;
 };
 
-TEST_F(jetstream_bus_test, a_sensor_gets_the_events_of_its_sources_published_after_it_subscribed) {
-  auto bus = open();
-  ASSERT_EQ(publish(*bus, "a", "before"), core::publish_status::accepted);
-  inbox got;
-  auto sub = bus->subscribe("s", {{"hooks", "a"}}, got.handler());
-  ASSERT_EQ(publish(*bus, "a", "one"), core::publish_status::accepted);
-  ASSERT_EQ(publish(*bus, "b", "other-source"), core::publish_status::accepted);
-  ASSERT_EQ(publish(*bus, "a", "two"), core::publish_status::accepted);
-  ASSERT_EQ(publish(*bus, "a", "last"), core::publish_status::accepted);
-  ASSERT_TRUE(got.wait_for_id("last"));
-  EXPECT_EQ(got.ids(), (std::set<std::string>{"one", "two", "last"}));
-  std::lock_guard guard{got.mutex};
-  EXPECT_EQ(got.events[0]->source, "hooks");
-  EXPECT_EQ(got.events[0]->data, R"({"id":"one"})");
-  EXPECT_LT(got.events[0]->sequence, got.events[1]->sequence);
-}
-
 TEST_F(jetstream_bus_test, a_prepared_sensor_gets_what_was_published_before_a_replica_ran_it) {
   auto bus = open();
   bus->prepare("s", {{"hooks", "a"}});
@@ -184,20 +166,6 @@ TEST_F(jetstream_bus_test, the_server_drops_a_second_publish_of_the_same_event_i
   EXPECT_EQ(got.events.size(), 2u);
 }
 
-TEST_F(jetstream_bus_test, the_state_store_keeps_values_for_another_replica) {
-  auto bus = open();
-  EXPECT_FALSE(bus->state().load("sensor.s").has_value());
-  std::promise<std::string> stored;
-  bus->state().store("sensor.s", "held events", [&](const std::string& e) { stored.set_value(e); });
-  EXPECT_EQ(stored.get_future().get(), "");
-  auto other = open(); // another replica on the same server
-  EXPECT_EQ(other->state().load("sensor.s").value_or(""), "held events");
-  std::promise<std::string> deleted;
-  other->state().store("sensor.s", "", [&](const std::string& e) { deleted.set_value(e); });
-  EXPECT_EQ(deleted.get_future().get(), "");
-  EXPECT_FALSE(bus->state().load("sensor.s").has_value());
-}
-
 TEST_F(jetstream_bus_test, a_publish_while_the_server_is_down_fails_and_is_never_accepted) {
   auto bus = open();
   ASSERT_EQ(publish(*bus, "a", "up"), core::publish_status::accepted);
@@ -212,21 +180,6 @@ TEST_F(jetstream_bus_test, a_publish_while_the_server_is_down_fails_and_is_never
   while (again != core::publish_status::accepted && std::chrono::steady_clock::now() < deadline)
     again = publish(*bus, "a", "back");
   EXPECT_EQ(again, core::publish_status::accepted) << "no reconnection after the restart";
-}
-
-TEST_F(jetstream_bus_test, forgetting_a_sensor_deletes_its_consumers) {
-  auto bus = open();
-  inbox got;
-  auto sub = bus->subscribe("gone", {{"hooks", "a"}}, got.handler());
-  sub.reset();
-  bus->forget("gone");
-  // A consumer made again is new: it does not get what was published while there was none.
-  ASSERT_EQ(publish(*bus, "a", "while-forgotten"), core::publish_status::accepted);
-  inbox fresh;
-  auto again = bus->subscribe("gone", {{"hooks", "a"}}, fresh.handler());
-  ASSERT_EQ(publish(*bus, "a", "after"), core::publish_status::accepted);
-  ASSERT_TRUE(fresh.wait_for_id("after"));
-  EXPECT_EQ(fresh.ids(), (std::set<std::string>{"after"}));
 }
 
 } // namespace
