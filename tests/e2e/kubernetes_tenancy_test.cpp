@@ -174,10 +174,12 @@ TEST(e2e_tenancy, an_event_source_squatting_the_victims_name_displaces_and_feeds
     << engine.metrics();
   EXPECT_EQ(received(sink, "/attacker"), 1u);
   ASSERT_EQ(received(sink, "/victim"), 1u);
-  for (const auto& r : sink.requests())
-    if (r.target == "/victim")
+  for (const auto& r : sink.requests()) {
+    if (r.target == "/victim") {
       EXPECT_EQ(json::parse(r.body)["body"], R"({"real":true})")
         << "Argo's dataKey of an object gives its JSON text";
+    }
+  }
 }
 
 namespace {
