@@ -27,16 +27,18 @@ TEST(e2e_delivery, retries_until_the_status_policy_accepts) {
 )", sink.url("/flaky")))};
   EXPECT_EQ(e2e::post(port, "example", R"({"n":1})").status, 200);
   ASSERT_TRUE(sink.wait_for(2, 10s)) << engine.output();
-  std::this_thread::sleep_for(100ms); // the second 503 is on its way; the next attempt is 300 ms off
+  // The second 503 reached the trigger, which scheduled the third attempt (300 ms off).
+  ASSERT_TRUE(
+    engine.wait_metric(R"(ganglion_triggers_retries_total{sensor="s",trigger="flaky"} 2)"))
+    << engine.metrics();
   sink.set_status(200);
   EXPECT_TRUE(engine.wait_metric(R"(ganglion_triggers_fired_total{sensor="s",trigger="flaky"} 1)"))
     << engine.metrics() << engine.output();
   auto count = sink.requests().size();
   EXPECT_GE(count, 3u);
   EXPECT_LE(count, 4u);
-  // Kept: nothing observable marks "no retry is pending" (a retry timer would fire 300 ms
-  // after the last failure); 700 ms spans two such periods.
-  std::this_thread::sleep_for(700ms);
+  // Idle: the firing finished, so no retry is pending (one would keep it in flight).
+  ASSERT_TRUE(engine.wait_idle(1)) << engine.metrics();
   EXPECT_EQ(sink.requests().size(), count) << "no attempt after the accepted one";
   EXPECT_NE(engine.metrics().find(R"(ganglion_triggers_failed_total{sensor="s",trigger="flaky"} 0)"),
             std::string::npos);

@@ -155,7 +155,7 @@ TEST_P(durable_bus_crash, every_acknowledged_event_survives_kill_minus_nine) {
           acknowledged.insert(static_cast<int>(seq));
           break;
         }
-        std::this_thread::sleep_for(engine_up ? 5ms : 50ms);
+        std::this_thread::sleep_for(engine_up ? 5ms : 50ms); // a producer's retry pace
       }
     }
   };
@@ -166,11 +166,10 @@ TEST_P(durable_bus_crash, every_acknowledged_event_survives_kill_minus_nine) {
   for (std::size_t k = 1; k <= kills; ++k) {
     // Kill at evenly spaced points of the run, while producers are busy.
     auto at = events * k / (kills + 1);
-    for (int i = 0; i < 6000 && next.load() < at; ++i)
-      std::this_thread::sleep_for(5ms);
+    test::eventually([&] { return next.load() >= at; }, 30s);
     engine_up = false;
     engine.kill();
-    std::this_thread::sleep_for(200ms); // producers see refused connections meanwhile
+    std::this_thread::sleep_for(200ms); // kept: an outage that lasts (refused connections)
     engine.start();
     engine_up = true;
   }
@@ -180,12 +179,12 @@ TEST_P(durable_bus_crash, every_acknowledged_event_survives_kill_minus_nine) {
 
   // Everything acknowledged reaches the sink.
   deliveries got;
-  for (int i = 0; i < 600; ++i) {
-    got = received(sink);
-    if (got.by_seq.size() >= events)
-      break;
-    std::this_thread::sleep_for(100ms);
-  }
+  test::eventually(
+    [&] {
+      got = received(sink);
+      return got.by_seq.size() >= events;
+    },
+    60s);
   std::vector<int> missing;
   for (int seq : acknowledged)
     if (!got.by_seq.count(seq))

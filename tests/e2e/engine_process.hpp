@@ -133,6 +133,32 @@ public:
     return test::eventually([&] { return has_line(metrics(), line); });
   }
 
+  /// The value of series `name` (with its labels, as rendered) in the /metrics text `text`;
+  /// -1 when it is not there.
+  static long long metric_value(const std::string& text, const std::string& name) {
+    for (auto at = text.find(name + " "); at != std::string::npos;
+         at = text.find(name + " ", at + 1))
+      if (at == 0 || text[at - 1] == '\n')
+        return std::atoll(text.c_str() + at + name.size() + 1);
+    return -1;
+  }
+
+  /// Events the bus accepted so far (`ganglion_bus_events_total{result="accepted"}`).
+  long long accepted() const { return metric_value(metrics(), accepted_series); }
+
+  /// Waits until the bus accepted at least `events` events in all and the engine is idle:
+  /// `ganglion_work_in_flight` is 0, so every one was judged by every sensor and every firing
+  /// it caused has finished (docs/architecture.md, "Idle"). What a test waits for before it
+  /// checks that something did not happen. False on timeout.
+  bool wait_idle(long long events = 0) const {
+    return test::eventually([&] {
+      // One scrape: the bus counts an event in flight before it counts it accepted.
+      auto text = metrics();
+      return metric_value(text, accepted_series) >= events
+             && metric_value(text, "ganglion_work_in_flight") == 0;
+    });
+  }
+
   /// The process.
   test::child_process& process() { return *process_; }
 
@@ -186,6 +212,8 @@ private:
         return true;
     return false;
   }
+
+  static constexpr const char* accepted_series = R"(ganglion_bus_events_total{result="accepted"})";
 
   std::string dir_;
   std::string file_;

@@ -118,7 +118,7 @@ std::vector<double> latencies(std::uint16_t port, test::http_sink& sink, int cou
   for (int n = 0; n < count; ++n) {
     sent[n] = std::chrono::steady_clock::now();
     EXPECT_EQ(e2e::post(port, "example", fmt::format(R"({{"n":{}}})", n)).status, 200);
-    std::this_thread::sleep_for(20ms);
+    std::this_thread::sleep_for(20ms); // paces the events whose latency is measured
   }
   EXPECT_TRUE(sink.wait_for(static_cast<std::size_t>(count), 30s))
     << sink.requests().size() << " of " << count << " events delivered";

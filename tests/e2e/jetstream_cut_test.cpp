@@ -81,7 +81,7 @@ public:
         if (res.status == 200)
           acknowledged_.push_back(seq);
         else
-          std::this_thread::sleep_for(50ms);
+          std::this_thread::sleep_for(50ms); // a producer's retry pace
       }
     });
   }
@@ -148,7 +148,7 @@ TEST(jetstream_cut, a_dropped_a_stalled_and_a_reset_line_lose_no_acknowledged_ev
   auto before_drop = lines(engine.output());
   auto acked_before = load.acknowledged().size();
   proxy.drop();
-  std::this_thread::sleep_for(10s);
+  std::this_thread::sleep_for(10s); // kept: an outage that lasts
   auto logged_during_drop = lines(engine.output()) - before_drop;
   auto acked_during = load.acknowledged().size() - acked_before;
   proxy.restore();
@@ -160,7 +160,7 @@ TEST(jetstream_cut, a_dropped_a_stalled_and_a_reset_line_lose_no_acknowledged_ev
 
   // Stall: connections kept, nothing forwarded, for 5 s.
   proxy.stall();
-  std::this_thread::sleep_for(5s);
+  std::this_thread::sleep_for(5s); // kept: a stall that lasts
   proxy.restore();
   auto unstalled_at = clock::now();
   ASSERT_TRUE(test::eventually([&] { return load.probe(); }, 30s)) << engine.output();

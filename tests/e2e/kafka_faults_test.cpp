@@ -155,7 +155,7 @@ TEST(kafka_faults, a_broker_outage_loses_no_acknowledged_event_and_recovers_in_s
       if (res.status == 200)
         posted.push_back(seq);
       else
-        std::this_thread::sleep_for(50ms);
+        std::this_thread::sleep_for(50ms); // a producer's retry pace
     }
   });
   auto acknowledged_posts = [&] {
@@ -166,7 +166,7 @@ TEST(kafka_faults, a_broker_outage_loses_no_acknowledged_event_and_recovers_in_s
 
   auto before = lines(engine.output());
   broker.set_down(1);
-  std::this_thread::sleep_for(10s);
+  std::this_thread::sleep_for(10s); // kept: an outage that lasts
   auto logged = lines(engine.output()) - before;
   auto posts_at_restore = acknowledged_posts();
   broker.set_up(1);
@@ -230,6 +230,8 @@ TEST(kafka_faults, sigterm_while_the_broker_is_gone_exits_within_the_shutdown_gr
   broker.set_down(1);
   // An event in flight to the bus when the signal comes.
   std::thread pending([&] { post(port, "example", R"({"seq":1})"); });
+  // Kept: time for that request to reach the engine; nothing counts a publish in flight to a
+  // remote bus (ganglion_work_in_flight starts where the bus delivers).
   std::this_thread::sleep_for(500ms);
   auto signalled = clock::now();
   engine.process().signal(SIGTERM);

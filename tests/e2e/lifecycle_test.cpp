@@ -20,7 +20,8 @@ TEST(e2e_lifecycle, sigterm_finishes_in_flight_triggers_and_exits_zero) {
           url: {}
 )", sink.url("/slow")))};
   EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);
-  std::this_thread::sleep_for(100ms);
+  // Judged, and its firing waits for the sink's slow answer.
+  ASSERT_TRUE(engine.wait_metric("ganglion_work_in_flight 1")) << engine.output();
   auto signalled = std::chrono::steady_clock::now();
   engine.process().signal(SIGTERM);
   EXPECT_EQ(engine.process().wait(15s), 0) << engine.output();
@@ -54,12 +55,10 @@ spec:
 )", sink.url("/ok"));
   e2e::engine_process engine{manifests, {}, false};
   std::string status;
-  for (int i = 0; i < 100; ++i) {
-    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
-    if (status.find("\"Error\"") != std::string::npos)
-      break;
-    std::this_thread::sleep_for(100ms);
-  }
+  test::eventually([&] {
+    status = engine.status();
+    return status.find("\"Error\"") != std::string::npos;
+  });
   EXPECT_NE(status.find("\"phase\": \"Error\""), std::string::npos) << status;
   EXPECT_NE(status.find("already in use"), std::string::npos) << status;
   EXPECT_EQ(test::http_request("GET", engine.admin_url("/ready")).status, 503);
@@ -127,15 +126,8 @@ TEST(e2e_lifecycle, a_trigger_type_that_cannot_run_is_reported_and_its_siblings_
     << status;
   EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);
   EXPECT_TRUE(sink.wait_for(1, 10s)) << engine.output();
-  std::string metrics;
-  for (int i = 0; i < 100; ++i) {
-    metrics = test::http_request("GET", engine.admin_url("/metrics")).body;
-    if (metrics.find(R"(ganglion_triggers_dropped_total{sensor="s"} 1)") != std::string::npos)
-      break;
-    std::this_thread::sleep_for(50ms);
-  }
-  EXPECT_NE(metrics.find(R"(ganglion_triggers_dropped_total{sensor="s"} 1)"), std::string::npos)
-    << metrics;
+  EXPECT_TRUE(engine.wait_metric(R"(ganglion_triggers_dropped_total{sensor="s"} 1)"))
+    << engine.metrics();
 }
 
 TEST(e2e_lifecycle, explain_shows_why_a_dependency_rejected_an_event) {
@@ -162,13 +154,8 @@ spec:
 )"};
   EXPECT_EQ(e2e::post(port, "example", R"({"ref":"dev"})").status, 200);
   EXPECT_EQ(e2e::post(port, "example", R"({"other":1})").status, 200);
-  std::string body;
-  for (int i = 0; i < 100; ++i) {
-    body = test::http_request("GET", engine.admin_url("/v1/explain?sensor=picky")).body;
-    if (body.find("does not exist") != std::string::npos)
-      break;
-    std::this_thread::sleep_for(50ms);
-  }
+  ASSERT_TRUE(engine.wait_idle(2));
+  auto body = test::http_request("GET", engine.admin_url("/v1/explain?sensor=picky")).body;
   EXPECT_NE(body.find("\"only-main\""), std::string::npos) << body;
   EXPECT_NE(body.find("\"kind\": \"data\""), std::string::npos) << body;
   EXPECT_NE(body.find("path 'body.ref' does not exist"), std::string::npos) << body;

@@ -243,12 +243,10 @@ TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
                                + e2e::hook_sensor(unsupported),
                              {}, false, {"--no-watch"}};
   std::string status;
-  for (int i = 0; i < 100; ++i) {
-    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
-    if (status.find("already in use") != std::string::npos)
-      break;
-    std::this_thread::sleep_for(100ms);
-  }
+  test::eventually([&] {
+    status = engine.status();
+    return status.find("already in use") != std::string::npos;
+  });
   ASSERT_NE(status.find("already in use"), std::string::npos) << status;
   ASSERT_NE(status.find("spec.triggers[0].template.email: not run by ganglion yet"), std::string::npos)
     << status;
@@ -258,18 +256,15 @@ TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
   auto r = engine.admin_post("/v1/reload");
   ASSERT_EQ(r.status, 200) << r.body;
   ASSERT_TRUE(test::wait_http_ok(engine.admin_url("/ready"), 10s)) << engine.output();
-  for (int i = 0; i < 100; ++i) {
-    status = test::http_request("GET", engine.admin_url("/v1/status")).body;
-    if (status.find("\"Pending\"") == std::string::npos)
-      break;
-    std::this_thread::sleep_for(50ms);
-  }
+  test::eventually([&] {
+    status = engine.status();
+    return status.find("\"Pending\"") == std::string::npos;
+  });
   EXPECT_EQ(status.find("lastError"), std::string::npos) << status;
   EXPECT_EQ(status.find("\"Error\""), std::string::npos) << status;
   EXPECT_EQ(e2e::post(port, "example", R"({"v":1})").status, 200);
-  for (int i = 0; i < 100 && engine.output().find("log trigger s/t fired") == std::string::npos;
-       ++i)
-    std::this_thread::sleep_for(50ms);
+  test::eventually(
+    [&] { return engine.output().find("log trigger s/t fired") != std::string::npos; });
   EXPECT_NE(engine.output().find("log trigger s/t fired"), std::string::npos) << engine.output();
 }
 
@@ -310,8 +305,7 @@ TEST(e2e_reload, the_data_directory_inside_a_watched_directory_causes_no_reload)
   test::write_file(dir + "/more/sensor.yaml",
                    e2e::hook_sensor("    - template:\n        name: t\n        log: {}\n", "s2")
                      .substr(4));
-  for (int i = 0; i < 100 && reloads() < 1; ++i)
-    std::this_thread::sleep_for(50ms);
+  test::eventually([&] { return reloads() >= 1; });
   EXPECT_EQ(reloads(), 1) << proc.output();
   proc.signal(SIGTERM);
   EXPECT_EQ(proc.wait(15s), 0) << proc.output();

@@ -10,6 +10,7 @@
 
 #include <caf/all.hpp>
 
+#include "eventually.hpp"
 #include "ganglion/core/embed.hpp"
 #include "ganglion/core/engine.hpp"
 #include "ganglion/dsl/load.hpp"
@@ -162,8 +163,15 @@ TEST(embed, an_engine_on_the_host_system_stops_only_after_its_triggers_have) {
     std::lock_guard guard{mutex};
     order.emplace_back("engine stopped");
   }};
-  // Time for a stop that does not wait for the trigger to return first.
-  std::this_thread::sleep_for(200ms);
+  // The sensor got the stop and stopped its trigger actor (still inside the factory): a stop
+  // that did not wait for that actor would end now.
+  auto trigger_stopped = [&] {
+    for (const auto& c : engine.status().snapshot())
+      if (c.kind == "trigger" && c.name == "orders/ship")
+        return c.phase == core::phase::stopped;
+    return false;
+  };
+  EXPECT_TRUE(test::eventually(trigger_stopped, 10s)) << engine.status().to_json();
   {
     std::lock_guard guard{mutex};
     release = true;

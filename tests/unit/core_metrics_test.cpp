@@ -23,6 +23,18 @@ TEST(metrics_registry, renders_counters_and_histograms_in_prometheus_text) {
   EXPECT_NE(text.find("lat_seconds_count{t=\"one\"} 3"), std::string::npos) << text;
 }
 
+TEST(metrics_registry, a_gauge_renders_what_its_reader_returns_when_rendered) {
+  metrics_registry m;
+  std::int64_t value = 3;
+  m.set_gauge("in_flight", "Work", {}, [&] { return value; });
+  EXPECT_NE(m.render().find("# TYPE in_flight gauge\nin_flight 3\n"), std::string::npos)
+    << m.render();
+  value = 0;
+  EXPECT_NE(m.render().find("\nin_flight 0\n"), std::string::npos) << m.render();
+  m.set_gauge("in_flight", "Work", {}, [] { return std::int64_t{7}; });
+  EXPECT_NE(m.render().find("\nin_flight 7\n"), std::string::npos) << m.render();
+}
+
 TEST(metrics_registry, same_series_returns_the_same_counter) {
   metrics_registry m;
   auto& a = m.get_counter("c", "h", {{"k", "v"}});

@@ -3,7 +3,6 @@
 // AddressSanitizer: a reload that reads past a trigger's bookkeeping fails the test where it
 // happens instead of corrupting memory.
 
-#include <future>
 #include <map>
 #include <mutex>
 #include <set>
@@ -11,6 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "core_engine_support.hpp"
 #include "eventually.hpp"
 #include "ganglion/core/engine.hpp"
 #include "ganglion/dsl/load.hpp"
@@ -126,73 +126,49 @@ struct running {
       std::lock_guard guard{w->mutex};
       bus = w->publishers["hooks/" + event];
     }
-    if (!bus)
-      return false;
-    core::event e;
-    e.id = core::new_event_id();
-    e.source = "hooks";
-    e.subject = event;
-    e.type = "webhook";
-    e.time = core::now_rfc3339();
-    e.data = data;
-    std::promise<core::publish_status> result;
-    bus->publish(std::move(e), [&](core::publish_status status, const std::string&) {
-      result.set_value(status);
-    });
-    return result.get_future().get() == core::publish_status::accepted;
+    return bus && test::publish_hook(*bus, event, data);
   }
 
-  std::uint64_t dropped() {
+  /// The value of the metric series `series` (with its labels); 0 when it is not there.
+  std::uint64_t metric(const std::string& series) {
     auto text = engine->metrics().render();
-    auto at = text.find("ganglion_triggers_dropped_total{sensor=\"s\"} ");
+    auto at = text.find(series + " ");
     if (at == std::string::npos)
       return 0;
-    return std::stoull(text.substr(text.find('}', at) + 2));
+    return std::stoull(text.substr(at + series.size() + 1));
+  }
+
+  std::uint64_t dropped() { return metric("ganglion_triggers_dropped_total{sensor=\"s\"}"); }
+
+  /// Events of `dependency` that sensor `s` judged passing.
+  std::uint64_t passed(const std::string& dependency) {
+    return metric(fmt::format(
+      "ganglion_dependency_events_total{{sensor=\"s\",dependency=\"{}\",result=\"pass\"}}",
+      dependency));
   }
 };
 
-/// One trigger: `name` fires on `condition`.
-struct trigger_spec {
-  std::string name;
-  std::string condition;
-};
+using test::trigger_spec;
 
-/// A webhook source with events a, b, c and sensor `s` over `dependencies` (names of events).
 std::string manifest(const std::vector<std::string>& dependencies,
                      const std::vector<trigger_spec>& triggers, const std::string& url_tail = "") {
-  std::string text = R"(apiVersion: argoproj.io/v1alpha1
-kind: EventSource
-metadata: {name: hooks}
-spec:
-  webhook:
-    a: {port: "12000", endpoint: /a, method: POST}
-    b: {port: "12000", endpoint: /b, method: POST}
-    c: {port: "12000", endpoint: /c, method: POST}
----
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata: {name: s}
-spec:
-  dependencies:
-)";
-  for (const auto& d : dependencies)
-    text += fmt::format("    - {{name: {0}, eventSourceName: hooks, eventName: {0}}}\n", d);
-  text += "  triggers:\n";
-  for (const auto& t : triggers)
-    text += fmt::format("    - template:\n        name: {}\n        conditions: \"{}\"\n"
-                        "        http: {{url: \"http://127.0.0.1:9/{}{}\"}}\n",
-                        t.name, t.condition, t.name, url_tail);
-  return text;
+  return test::hooks_manifest(dependencies, triggers, url_tail);
 }
 
 bool fired(running& r, std::size_t n) {
   return test::eventually([&] { return r.w->count() >= n; }, 5s);
 }
 
-/// Waits a little to show that nothing more fires.
+/// The executions once the engine is idle: every event published so far was judged and every
+/// firing it caused executed, so nothing more fires.
 std::vector<std::string> settled(running& r) {
-  std::this_thread::sleep_for(200ms);
+  EXPECT_TRUE(r.engine->wait_idle(5s)) << r.engine->in_flight() << " still in flight";
   return r.w->firings();
+}
+
+/// Waits until the sensor has judged what was published (a held event is in its join).
+void judged(running& r) {
+  ASSERT_TRUE(r.engine->wait_idle(5s)) << r.engine->in_flight() << " still in flight";
 }
 
 } // namespace
@@ -200,7 +176,7 @@ std::vector<std::string> settled(running& r) {
 TEST(sensor_reload, adding_a_trigger_keeps_the_join_of_the_others_and_starts_the_new_one_empty) {
   running r{manifest({"a", "b"}, {{"t", "a && b"}})};
   ASSERT_TRUE(r.post("a", "1"));
-  std::this_thread::sleep_for(100ms);
+  judged(r);
   auto result = r.reload(manifest({"a", "b"}, {{"t", "a && b"}, {"t2", "a && b"}}));
   EXPECT_EQ(result.reconfigured, std::vector<std::string>{"sensor/s"});
   ASSERT_TRUE(r.post("b", "2"));
@@ -218,7 +194,7 @@ TEST(sensor_reload, adding_a_trigger_keeps_the_join_of_the_others_and_starts_the
 TEST(sensor_reload, adding_several_triggers_before_and_after_a_held_one) {
   running r{manifest({"a", "b"}, {{"t", "a && b"}})};
   ASSERT_TRUE(r.post("a", "1"));
-  std::this_thread::sleep_for(100ms);
+  judged(r);
   r.reload(manifest({"a", "b"}, {{"x", "b"}, {"t", "a && b"}, {"y", "a || b"}}));
   ASSERT_TRUE(r.post("b", "2"));
   ASSERT_TRUE(fired(r, 3));
@@ -230,7 +206,7 @@ TEST(sensor_reload, adding_several_triggers_before_and_after_a_held_one) {
 TEST(sensor_reload, removing_a_trigger_keeps_the_join_of_the_others) {
   running r{manifest({"a", "b"}, {{"gone", "a && b"}, {"t", "a && b"}})};
   ASSERT_TRUE(r.post("a", "1"));
-  std::this_thread::sleep_for(100ms);
+  judged(r);
   r.reload(manifest({"a", "b"}, {{"t", "a && b"}}));
   ASSERT_TRUE(r.post("b", "2"));
   ASSERT_TRUE(fired(r, 1));
@@ -240,7 +216,7 @@ TEST(sensor_reload, removing_a_trigger_keeps_the_join_of_the_others) {
 TEST(sensor_reload, a_renamed_trigger_is_a_new_trigger_whose_join_starts_empty) {
   running r{manifest({"a", "b"}, {{"old", "a && b"}, {"t", "a && b"}})};
   ASSERT_TRUE(r.post("a", "1"));
-  std::this_thread::sleep_for(100ms);
+  judged(r);
   r.reload(manifest({"a", "b"}, {{"new", "a && b"}, {"t", "a && b"}}));
   ASSERT_TRUE(r.post("b", "2"));
   ASSERT_TRUE(fired(r, 1));
@@ -254,7 +230,7 @@ TEST(sensor_reload, a_renamed_trigger_is_a_new_trigger_whose_join_starts_empty) 
 TEST(sensor_reload, reordered_triggers_and_dependencies_keep_their_joins) {
   running r{manifest({"a", "b", "c"}, {{"t1", "a && b"}, {"t2", "a && c"}})};
   ASSERT_TRUE(r.post("a", "1"));
-  std::this_thread::sleep_for(100ms);
+  judged(r);
   // The order alone is no change; with a trigger added the sensor is reconfigured.
   r.reload(manifest({"c", "b", "a"}, {{"t3", "c"}, {"t2", "a && c"}, {"t1", "a && b"}}));
   ASSERT_TRUE(r.post("c", "2"));
@@ -272,7 +248,7 @@ TEST(sensor_reload, a_removed_dependency_drops_its_held_event_and_an_added_one_s
   ASSERT_TRUE(r.post("b", "2"));
   ASSERT_TRUE(fired(r, 2));
   ASSERT_TRUE(r.post("b", "3")); // held by t and u for b
-  std::this_thread::sleep_for(100ms);
+  judged(r);
   r.reload(manifest({"b", "c"}, {{"t", "b && c"}, {"u", "b && c"}}));
   // t's and u's conditions changed: their fingerprints differ, their joins of `b` remain.
   ASSERT_TRUE(r.post("c", "4"));
@@ -294,9 +270,11 @@ TEST(sensor_reload, firings_parked_for_a_restarting_trigger_follow_it_or_are_dro
   }
   // Both triggers restart again and again (a reload changed them): a firing parks for each.
   r.reload(manifest({"a"}, {{"keep", "a"}, {"drop", "a"}}, "/v2"));
-  std::this_thread::sleep_for(100ms);
   ASSERT_TRUE(r.post("a", "1"));
-  std::this_thread::sleep_for(100ms);
+  // Judged, and its two firings parked: they stay in flight, so the engine is not idle.
+  ASSERT_TRUE(
+    test::eventually([&] { return r.passed("a") == 1 && r.engine->in_flight() == 2; }, 5s))
+    << r.engine->in_flight() << " in flight";
   EXPECT_EQ(r.w->count(), 0u);
   {
     std::lock_guard guard{r.w->mutex};

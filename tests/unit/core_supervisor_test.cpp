@@ -40,9 +40,9 @@ caf::behavior parent(caf::stateful_actor<parent_state>* self, status_board* boar
   return {[=](restart_atom, std::uint64_t i) { self->state.children->handle_restart(i); }};
 }
 
-/// A child that fails at start the first `failures` times it is spawned.
+/// A child that fails at start the first `failures` times it is spawned (as `kind` says).
 child_spec flaky_child(std::string name, std::shared_ptr<std::atomic<int>> spawns, int failures,
-                       status_board* board) {
+                       status_board* board, failure_kind kind = failure_kind::restartable) {
   child_spec spec;
   spec.kind = "source";
   spec.name = name;
@@ -50,7 +50,7 @@ child_spec flaky_child(std::string name, std::shared_ptr<std::atomic<int>> spawn
     int n = ++*spawns;
     return p->spawn<caf::linked>([=](caf::event_based_actor* self) -> caf::behavior {
       if (n <= failures) {
-        self->quit(component_failure("cannot bind port (attempt " + std::to_string(n) + ")"));
+        self->quit(component_failure("cannot bind port (attempt " + std::to_string(n) + ")", kind));
         return {};
       }
       return {[](int x) { return x; }};
@@ -126,6 +126,22 @@ TEST(child_supervisor, gives_up_after_three_failures_and_siblings_keep_running) 
   EXPECT_EQ(broken.restarts, 2u);
   EXPECT_EQ(find(board, "healthy").phase, phase::running);
   EXPECT_EQ(healthy_spawns->load(), 1);
+  caf::anon_send_exit(root, caf::exit_reason::user_shutdown);
+  det.run(); // before `board` goes
+}
+
+TEST(child_supervisor, a_final_failure_is_an_error_at_once_with_no_restart_pending) {
+  ganglion::test::deterministic_system det;
+  status_board board;
+  auto spawns = std::make_shared<std::atomic<int>>(0);
+  auto root = det.sys().spawn(
+    parent, &board, std::vector{flaky_child("gone", spawns, 1, &board, failure_kind::final)});
+  EXPECT_EQ(det.run_timers(), 0u) << "no restart";
+  EXPECT_TRUE(det.idle());
+  EXPECT_EQ(spawns->load(), 1);
+  auto gone = find(board, "gone");
+  EXPECT_EQ(gone.phase, phase::error);
+  EXPECT_EQ(gone.restarts, 0u);
   caf::anon_send_exit(root, caf::exit_reason::user_shutdown);
   det.run(); // before `board` goes
 }

@@ -105,11 +105,25 @@ histogram& metrics_registry::get_histogram(const std::string& name, const std::s
     reveal(series, hidden_);
   auto& fam = families_[name];
   fam.help = help;
-  fam.is_histogram = true;
+  fam.type = family::kind::histogram;
   auto [it, added] = fam.index.try_emplace(series, histograms_.size());
   if (added)
     histograms_.emplace_back(bounds);
   return histograms_[it->second];
+}
+
+void metrics_registry::set_gauge(const std::string& name, const std::string& help,
+                                 const labels& series, std::function<std::int64_t()> read) {
+  std::lock_guard guard{mutex_};
+  if (!hidden_.empty())
+    reveal(series, hidden_);
+  auto& fam = families_[name];
+  fam.help = help;
+  fam.type = family::kind::gauge;
+  auto [it, added] = fam.index.try_emplace(series, gauges_.size());
+  if (added)
+    gauges_.emplace_back();
+  gauges_[it->second] = std::move(read);
 }
 
 void metrics_registry::hide(const std::string& label, const std::string& value) {
@@ -120,14 +134,21 @@ void metrics_registry::hide(const std::string& label, const std::string& value) 
 std::string metrics_registry::render() const {
   std::lock_guard guard{mutex_};
   std::string out;
+  using kind = family::kind;
   for (const auto& [name, fam] : families_) {
-    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, fam.help, name,
-                       fam.is_histogram ? "histogram" : "counter");
+    auto type = fam.type == kind::histogram ? "histogram"
+                : fam.type == kind::gauge   ? "gauge"
+                                            : "counter";
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, fam.help, name, type);
     for (const auto& [series, index] : fam.index) {
       if (!hidden_.empty() && hidden_by(series, hidden_))
         continue;
-      if (!fam.is_histogram) {
+      if (fam.type == kind::counter) {
         out += fmt::format("{}{} {}\n", name, render_labels(series), counters_[index].value());
+        continue;
+      }
+      if (fam.type == kind::gauge) {
+        out += fmt::format("{}{} {}\n", name, render_labels(series), gauges_[index]());
         continue;
       }
       const auto& h = histograms_[index];

@@ -368,6 +368,9 @@ void engine::impl::init(engine_options opts, source_registry source_kinds,
     open_log();
   bus = std::make_shared<embedded_bus>(options.bus_capacity, metrics, work, log,
                                        options.bus_capacity_bytes);
+  metrics.set_gauge("ganglion_work_in_flight",
+                    "Accepted events not yet judged by every sensor, and firings not finished", {},
+                    [counted = work] { return counted->pending(); });
 }
 
 engine::engine(engine_options options, source_registry sources, trigger_registry triggers)

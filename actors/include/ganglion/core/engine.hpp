@@ -160,6 +160,17 @@ public:
   /// True once every source listens.
   bool ready() const;
 
+  /// Events and firings in flight (`ganglion_work_in_flight` on /metrics): events the bus
+  /// accepted that a sensor has not judged yet, and firings not finished (retries and the
+  /// dead-letter trigger included, parked ones for a restarting trigger too).
+  /// docs/architecture.md, "Idle".
+  std::int64_t in_flight() const noexcept;
+
+  /// Waits up to `timeout` until in_flight() is 0: every event accepted so far has been judged
+  /// by every sensor that listens to it, and every firing it caused has finished. True when it
+  /// is; false on timeout. Events held in a join wait for their partner, not for the engine.
+  bool wait_idle(std::chrono::milliseconds timeout) const;
+
   /// What `run` refused to start at the latest start or reload, and why (see
   /// check_runnability).
   std::vector<refusal> refusals() const;

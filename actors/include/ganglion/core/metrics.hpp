@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -57,6 +58,11 @@ public:
   /// The histogram of family `name` with `series` labels, created on first use.
   histogram& get_histogram(const std::string& name, const std::string& help, const labels& series,
                            const std::vector<double>& bounds);
+  /// Gauge `name` with `series` labels, whose value `read` returns when rendered (called under
+  /// the registry's lock: it must be cheap and must not use the registry). Replaces an earlier
+  /// `read` of the same series.
+  void set_gauge(const std::string& name, const std::string& help, const labels& series,
+                 std::function<std::int64_t()> read);
   /// Prometheus text exposition format 0.0.4.
   std::string render() const;
   /// Leaves every series labelled `label="value"` out of render() (a sensor removed by a
@@ -66,13 +72,14 @@ public:
 private:
   struct family {
     std::string help;
-    bool is_histogram = false;
+    enum class kind { counter, histogram, gauge } type = kind::counter;
     std::map<labels, std::size_t> index;
   };
   mutable std::mutex mutex_;
   std::map<std::string, family> families_;
   std::deque<counter> counters_;
   std::deque<histogram> histograms_;
+  std::deque<std::function<std::int64_t()>> gauges_;
   std::set<std::pair<std::string, std::string>> hidden_;
 };
 

@@ -301,6 +301,8 @@ TEST_F(kafka_source_test, a_stalled_bus_pauses_reading_without_losing_messages) 
   ASSERT_TRUE(eventually([&] { return refusals >= 30; }));
   for (int i = 30; i < 50; ++i)
     produce(std::nullopt, std::to_string(i));
+  // Kept: time for the pause (20 ms after the backlog fills), which leaves no sign outside the
+  // consumer; the test then checks that nothing was lost.
   std::this_thread::sleep_for(200ms);
   open = true;
   ASSERT_TRUE(eventually([&] { return bus->accepted().size() >= 50; }));
@@ -329,7 +331,7 @@ TEST_F(kafka_source_test, broker_outage_is_logged_once_per_state_change_and_read
   broker->set_down(1);
   EXPECT_TRUE(eventually([&] { return logged("is unreachable") > 0; }, 5s));
   // librdkafka reconnects every 100-300 ms meanwhile; none of those attempts is logged.
-  std::this_thread::sleep_for(800ms);
+  std::this_thread::sleep_for(800ms); // kept: an outage that lasts
   broker->set_up(1);
   produce(std::nullopt, std::string("1"));
   EXPECT_TRUE(eventually([&] { return bus->accepted().size() == 2; }, 15s));

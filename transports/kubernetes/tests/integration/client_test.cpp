@@ -88,7 +88,7 @@ TEST(kubernetes_client, the_token_file_is_read_again_every_token_refresh) {
   config.token_file = file;
   api_client client{config, client_options{.token_refresh = 1ms}};
   test::write_file(file, "second");
-  std::this_thread::sleep_for(5ms); // older than token_refresh, so the next request reads it
+  std::this_thread::sleep_for(5ms); // kept: older than token_refresh, so the next call reads it
   EXPECT_EQ(client.call({.path = namespace_path}).status, 200);
   auto seen = server.requests("GET", namespace_path);
   ASSERT_EQ(seen.size(), 1u);

@@ -256,7 +256,7 @@ TEST(nats_ownership, three_replicas_own_every_shard_exactly_once) {
   ASSERT_TRUE(settle(c));
   for (int i = 0; i < 200; ++i) {
     ASSERT_TRUE(c.settled()) << "sample " << i;
-    std::this_thread::sleep_for(5ms);
+    std::this_thread::sleep_for(5ms); // samples an invariant over a second
   }
   for (std::size_t r = 0; r < 3; ++r)
     EXPECT_FALSE(c.shards_of(r).empty()) << "replica " << r;
@@ -328,7 +328,7 @@ TEST(nats_ownership, a_nats_outage_loses_the_shards_within_ttl_then_they_come_ba
     std::printf("shards lost %lld ms after the server stopped (ttl %lld ms)\n", ms(lost_after),
                 static_cast<long long>(ttl.count()));
     EXPECT_LE(lost_after, ttl);
-    std::this_thread::sleep_for(4 * tick); // the outage goes on: no line per tick
+    std::this_thread::sleep_for(4 * tick); // kept: the outage goes on: no line per tick
     server.start();
     ASSERT_TRUE(settle(c, 15s));
   }

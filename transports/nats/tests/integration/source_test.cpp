@@ -273,7 +273,7 @@ TEST_F(nats_source_test, reconnects_after_a_server_restart_with_few_log_lines) {
   }
   server.stop();
   ASSERT_TRUE(test::eventually([&] { return log.count("disconnected") > 0; }));
-  std::this_thread::sleep_for(1s); // several reconnection rounds fail meanwhile
+  std::this_thread::sleep_for(1s); // kept: an outage that lasts (reconnection rounds fail)
   server.start();
   raw_client client{server.url()};
   ASSERT_TRUE(test::eventually([&] {

@@ -1,0 +1,158 @@
+// engine::in_flight, engine::wait_idle and the ganglion_work_in_flight gauge: idle means every
+// accepted event was judged and every firing it caused finished; an event held in a join does
+// not keep the engine busy.
+
+#include <map>
+#include <mutex>
+
+#include <gtest/gtest.h>
+
+#include "core_engine_support.hpp"
+#include "eventually.hpp"
+#include "ganglion/core/engine.hpp"
+#include "ganglion/dsl/load.hpp"
+
+using namespace ganglion;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// `now` fires on every a; `pair` on a and b.
+std::string manifest() {
+  return test::hooks_manifest({"a", "b"}, {{"now", "a"}, {"pair", "a && b"}});
+}
+
+/// Executions the test has not let finish yet, by trigger name.
+struct held_executions {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, core::trigger_done>> held;
+  std::map<std::string, std::shared_ptr<core::bus_publisher>> publishers;
+
+  std::size_t size() {
+    std::lock_guard guard{mutex};
+    return held.size();
+  }
+
+  /// Finishes every held execution; returns the names of their triggers.
+  std::vector<std::string> release() {
+    std::vector<std::pair<std::string, core::trigger_done>> taken;
+    {
+      std::lock_guard guard{mutex};
+      taken.swap(held);
+    }
+    std::vector<std::string> names;
+    for (auto& [name, done] : taken) {
+      names.push_back(name);
+      done(core::trigger_outcome{true, {}, "released"});
+    }
+    return names;
+  }
+};
+
+/// Holds each execution until the test releases it.
+class holding_executor : public core::trigger_executor {
+public:
+  holding_executor(std::shared_ptr<held_executions> held, std::string name)
+    : held_(std::move(held)), name_(std::move(name)) {}
+
+  void execute(const core::trigger_invocation&, core::trigger_done done) override {
+    std::lock_guard guard{held_->mutex};
+    held_->held.emplace_back(name_, std::move(done));
+  }
+
+private:
+  std::shared_ptr<held_executions> held_;
+  std::string name_;
+};
+
+/// A source that only hands its bus publisher to the test.
+struct captured_source : core::source {};
+
+/// The engine on `manifest`, its webhook sources replaced by publishers the test uses.
+struct engine_under_test {
+  std::shared_ptr<held_executions> held = std::make_shared<held_executions>();
+  std::unique_ptr<core::engine> engine;
+
+  engine_under_test() {
+    core::source_registry sources;
+    sources["webhook"] = [h = held](const core::source_context& cx) {
+      std::lock_guard guard{h->mutex};
+      h->publishers[cx.event_name] = cx.bus;
+      return std::make_unique<captured_source>();
+    };
+    core::trigger_registry triggers;
+    triggers["http"] =
+      [h = held](const core::trigger_context& cx) -> std::unique_ptr<core::trigger_executor> {
+      return std::make_unique<holding_executor>(h, cx.manifest->template_.name);
+    };
+    engine = std::make_unique<core::engine>(core::engine_options{}, std::move(sources),
+                                            std::move(triggers));
+    auto loaded = dsl::load_manifest_text(manifest(), "idle.yaml");
+    for (const auto& d : loaded.diagnostics)
+      ADD_FAILURE() << d.to_string();
+    engine->start(loaded.documents);
+    EXPECT_TRUE(test::eventually([&] { return engine->ready() && triggers_running(); }))
+      << engine->status().to_json();
+  }
+
+  ~engine_under_test() {
+    held->release();
+    engine->stop();
+  }
+
+  bool triggers_running() {
+    for (const auto& c : engine->status().snapshot())
+      if (c.kind == "trigger" && c.phase != core::phase::running)
+        return false;
+    return true;
+  }
+
+  /// Publishes an event of `hooks/<event>`; true once the bus accepted it.
+  bool post(const std::string& event) {
+    std::shared_ptr<core::bus_publisher> bus;
+    {
+      std::lock_guard guard{held->mutex};
+      bus = held->publishers[event];
+    }
+    return bus && test::publish_hook(*bus, event, "{}");
+  }
+
+  bool gauge_reads(std::int64_t value) {
+    auto line = "\nganglion_work_in_flight " + std::to_string(value) + "\n";
+    return engine->metrics().render().find(line) != std::string::npos;
+  }
+};
+
+} // namespace
+
+TEST(engine_idle, a_running_firing_keeps_the_engine_busy_until_it_finishes) {
+  engine_under_test t;
+  EXPECT_TRUE(t.engine->wait_idle(5s));
+  EXPECT_TRUE(t.gauge_reads(0)) << t.engine->metrics().render();
+  ASSERT_TRUE(t.post("a"));
+  ASSERT_TRUE(test::eventually([&] { return t.held->size() == 1; }, 5s));
+  EXPECT_EQ(t.engine->in_flight(), 1);
+  EXPECT_TRUE(t.gauge_reads(1)) << t.engine->metrics().render();
+  EXPECT_FALSE(t.engine->wait_idle(20ms)) << "the firing of `now` still runs";
+  EXPECT_EQ(t.held->release(), std::vector<std::string>{"now"});
+  EXPECT_TRUE(t.engine->wait_idle(5s)) << t.engine->in_flight();
+  EXPECT_TRUE(t.gauge_reads(0)) << t.engine->metrics().render();
+}
+
+TEST(engine_idle, an_event_held_in_a_join_or_heard_by_no_sensor_leaves_the_engine_idle) {
+  engine_under_test t;
+  ASSERT_TRUE(t.post("a"));
+  ASSERT_TRUE(test::eventually([&] { return t.held->size() == 1; }, 5s));
+  t.held->release();
+  ASSERT_TRUE(t.engine->wait_idle(5s));
+  // `pair` holds a; c has no dependency. Idle, so neither fires later.
+  ASSERT_TRUE(t.post("c"));
+  ASSERT_TRUE(t.engine->wait_idle(5s));
+  EXPECT_EQ(t.held->size(), 0u);
+  // b completes the join of `pair` (`now` does not listen to b).
+  ASSERT_TRUE(t.post("b"));
+  ASSERT_TRUE(test::eventually([&] { return t.held->size() == 1; }, 5s));
+  EXPECT_FALSE(t.engine->wait_idle(20ms));
+  EXPECT_EQ(t.held->release(), std::vector<std::string>{"pair"});
+  EXPECT_TRUE(t.engine->wait_idle(5s));
+}
