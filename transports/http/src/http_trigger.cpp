@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ganglion/core/parameter_step.hpp"
 #include "http_request_spec.hpp"
 
 namespace ganglion::http {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "client_config.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "message_spec.hpp"
 #include "trigger_producer.hpp"

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "connection.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "publisher.hpp"
 
