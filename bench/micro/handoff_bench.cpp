@@ -23,8 +23,8 @@
 #include "bus/embedded_bus.hpp"
 #include "fixtures.hpp"
 #include "ganglion/core/metrics.hpp"
-#include "engine/messages.hpp"
-#include "engine/work_tracker.hpp"
+#include "runtime/messages.hpp"
+#include "runtime/work_tracker.hpp"
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(ganglion::core::event_ptr)
 

@@ -57,6 +57,7 @@
 #include "files.hpp"
 #include "ganglion/core/embed.hpp"
 #include "ganglion/core/metrics.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "kinds.hpp"
 #include "synthetic_events.hpp"

@@ -8,7 +8,7 @@
 
 #include "bus/embedded_bus.hpp"
 #include "deterministic_system.hpp"
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 
 using namespace ganglion::core;
 

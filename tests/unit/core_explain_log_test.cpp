@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/explain_log.hpp"
+#include "sensor/explain_log.hpp"
 
 namespace ganglion::core {
 namespace {

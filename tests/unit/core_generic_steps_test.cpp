@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ganglion/core/metrics.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "deterministic_system.hpp"
 #include "engine/engine_root.hpp"
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 
 using namespace ganglion::core;
 using namespace std::chrono_literals;

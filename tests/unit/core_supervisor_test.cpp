@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "deterministic_system.hpp"
-#include "engine/messages.hpp"
-#include "engine/supervisor.hpp"
+#include "runtime/messages.hpp"
+#include "runtime/supervisor.hpp"
 
 using namespace ganglion::core;
 using namespace std::chrono_literals;

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-#include "storage/storage_bytes.hpp"
+#include "base/storage_bytes.hpp"
 
 namespace ganglion::core {
 

@@ -4,7 +4,7 @@
 #include <future>
 
 #include "storage/event_log.hpp"
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 
 namespace ganglion::core {
 

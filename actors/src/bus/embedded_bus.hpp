@@ -14,7 +14,7 @@
 #include "ganglion/core/bus.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "bus/route_index.hpp"
-#include "engine/work_tracker.hpp"
+#include "runtime/work_tracker.hpp"
 
 namespace ganglion::core {
 

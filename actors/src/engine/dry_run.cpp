@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ganglion/core/parameter_step.hpp"
 #include "sensor/sensor_core.hpp"
 
 namespace ganglion::core {

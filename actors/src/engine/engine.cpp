@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/engine_impl.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/dsl/filter/precompiled_filters.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "source/source_actor.hpp"

@@ -17,13 +17,13 @@
 #include "bus/embedded_bus.hpp"
 #include "storage/event_log.hpp"
 #include "engine/engine_root.hpp"
-#include "engine/explain_log.hpp"
+#include "sensor/explain_log.hpp"
 #include "ganglion/core/engine.hpp"
 #include "ganglion/dsl/dependencies.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "sensor/sensor_ledger.hpp"
 #include "trigger/trigger_actor.hpp"
-#include "engine/work_tracker.hpp"
+#include "runtime/work_tracker.hpp"
 
 namespace ganglion::core {
 

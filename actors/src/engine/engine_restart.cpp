@@ -3,7 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/engine_impl.hpp"
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 
 namespace ganglion::core {
 

@@ -1,6 +1,6 @@
 #include "engine/engine_root.hpp"
 
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 
 namespace ganglion::core {
 

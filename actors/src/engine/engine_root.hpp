@@ -8,7 +8,7 @@
 
 #include <caf/all.hpp>
 
-#include "engine/supervisor.hpp"
+#include "runtime/supervisor.hpp"
 
 namespace ganglion::core {
 

@@ -8,7 +8,7 @@
 
 #include "sensor/dedup_window.hpp"
 #include "ganglion/core/event.hpp"
-#include "sensor/unfinished_events.hpp"
+#include "runtime/unfinished_events.hpp"
 
 namespace ganglion::core {
 

@@ -12,17 +12,17 @@
 
 #include "sensor/condition_reset.hpp"
 #include "bus/embedded_bus.hpp"
-#include "engine/explain_log.hpp"
+#include "sensor/explain_log.hpp"
 #include "ganglion/core/status.hpp"
 #include "ganglion/core/trigger.hpp"
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 #include "sensor/sensor_core.hpp"
 #include "sensor/event_ledger.hpp"
 #include "ganglion/core/remote_bus.hpp"
 #include "sensor/sensor_ledger.hpp"
-#include "engine/supervisor.hpp"
+#include "runtime/supervisor.hpp"
 #include "trigger/trigger_actor.hpp"
-#include "engine/work_tracker.hpp"
+#include "runtime/work_tracker.hpp"
 
 namespace ganglion::core {
 

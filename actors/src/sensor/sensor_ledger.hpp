@@ -15,7 +15,7 @@
 #include "storage/event_log.hpp"
 #include "ganglion/core/event.hpp"
 #include "storage/sensor_store.hpp"
-#include "sensor/unfinished_events.hpp"
+#include "runtime/unfinished_events.hpp"
 
 namespace ganglion::core {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "engine/explain_log.hpp"
+#include "sensor/explain_log.hpp"
 #include "sensor/sensor_core.hpp"
 
 namespace ganglion::core {

@@ -4,8 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "engine/messages.hpp"
-#include "engine/supervisor.hpp"
+#include "runtime/messages.hpp"
+#include "runtime/supervisor.hpp"
 
 namespace ganglion::core {
 

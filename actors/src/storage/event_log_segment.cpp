@@ -9,7 +9,7 @@
 #include <xxhash.h>
 
 #include "ganglion/core/event_codec.hpp"
-#include "storage/storage_bytes.hpp"
+#include "base/storage_bytes.hpp"
 #include "storage/storage_io.hpp"
 
 namespace ganglion::core {

@@ -16,7 +16,7 @@
 #include <xxhash.h>
 
 #include "ganglion/core/event_codec.hpp"
-#include "storage/storage_bytes.hpp"
+#include "base/storage_bytes.hpp"
 
 namespace ganglion::core {
 

@@ -47,11 +47,6 @@ private:
 
 } // namespace
 
-const dsl::trigger_action* action_of(const dsl::trigger& manifest) {
-  const auto& actions = manifest.template_.actions;
-  return actions.empty() ? nullptr : &actions.front();
-}
-
 bool resource_parameterized(const dsl::trigger& manifest) {
   const auto* action = action_of(manifest);
   return action && (!manifest.parameters.empty() || !action->parameters.empty());

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/dsl/params/trigger_parameters.hpp"
 

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <spdlog/spdlog.h>
 
-#include "sensor/unfinished_events.hpp"
-#include "engine/supervisor.hpp"
+#include "ganglion/core/parameter_step.hpp"
+#include "runtime/unfinished_events.hpp"
+#include "runtime/supervisor.hpp"
 
 namespace ganglion::core {
 

@@ -15,8 +15,8 @@
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/status.hpp"
 #include "ganglion/core/trigger.hpp"
-#include "engine/messages.hpp"
-#include "engine/work_tracker.hpp"
+#include "runtime/messages.hpp"
+#include "runtime/work_tracker.hpp"
 
 namespace ganglion::core {
 

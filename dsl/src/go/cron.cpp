@@ -8,7 +8,7 @@
 
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/duration.hpp"
-#include "validate/validate_time_zone.hpp"
+#include "go/time_zone.hpp"
 
 namespace ganglion::dsl {
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <xxhash.h>
 
-#include "load/load_kinds.hpp"
+#include "yaml/argo_types.hpp"
 #include "yaml/yaml_json.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "ganglion/dsl/kind/read.hpp"
+#include "yaml/argo_types.hpp"
 #include "load/load_kinds.hpp"
 #include "ganglion/dsl/kind/spec_input.hpp"
 #include "yaml/yaml_json.hpp"

@@ -8,7 +8,7 @@
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/kind/json_rules.hpp"
 #include "validate/validate_sources.hpp"
-#include "validate/validate_time_zone.hpp"
+#include "go/time_zone.hpp"
 
 // Argo's calendar/validate.go (plus the time zone and exclusion dates), on the JSON spec: the
 // calendar source is not run yet, so it has no kind folder.

@@ -7,7 +7,7 @@
 #include "ganglion/dsl/kind/rules.hpp"
 #include "validate/filter_cache.hpp"
 #include "validate/validate_compile.hpp"
-#include "validate/validate_time_zone.hpp"
+#include "go/time_zone.hpp"
 #include "validate/validate_trigger.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 

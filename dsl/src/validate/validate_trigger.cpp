@@ -5,14 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "yaml/argo_types.hpp"
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/expr/condition.hpp"
 #include "ganglion/dsl/cron.hpp"
-#include "load/load_kinds.hpp"
 #include "ganglion/dsl/kind/spec_input.hpp"
 #include "validate/validate_actions.hpp"
 #include "ganglion/dsl/kind/rules.hpp"
-#include "validate/validate_time_zone.hpp"
+#include "go/time_zone.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 
 namespace ganglion::dsl::detail {

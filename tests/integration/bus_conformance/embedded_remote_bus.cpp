@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "bus/embedded_bus.hpp"
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 #include "eventually.hpp"
 #include "sensor/dedup_window.hpp"
 #include "sensor/sensor_ledger.hpp"

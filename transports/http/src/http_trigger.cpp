@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "ganglion/core/kind_check.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/core/secure_headers.hpp"
 #include "http_request_spec.hpp"
 

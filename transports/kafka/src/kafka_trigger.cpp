@@ -6,6 +6,7 @@
 
 #include "client_config.hpp"
 #include "ganglion/core/kind_check.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/core/secure_headers.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "message_spec.hpp"

@@ -7,6 +7,7 @@
 
 #include "connection.hpp"
 #include "ganglion/core/kind_check.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "publisher.hpp"
 

@@ -159,22 +159,14 @@ private:
   dsl::kind_spec spec_;
 };
 
-/// Whether `parameters[]` or `<kind>.parameters[]` is given: each invocation then carries the
-/// resolved `resource_json`.
-bool resource_parameterized(const dsl::trigger& manifest);
-
-/// Creates the executor of `ctx.manifest` with `factory`, behind the core parameter step: each
-/// execution and preview first resolves `resource_json` and `payload` from the invocation's
-/// events, with the parameters compiled and the template split once here. Throws trigger_error
-/// (naming the field for a parameter that does not compile).
-std::unique_ptr<trigger_executor> create_trigger_executor(const trigger_factory& factory,
-                                                          const trigger_context& ctx);
-
 /// Trigger factories by template key (`http`, `log` …).
 using trigger_registry = std::map<std::string, trigger_factory>;
 
 /// The action of `manifest` (its template's only action); nullptr when it has none.
-const dsl::trigger_action* action_of(const dsl::trigger& manifest);
+inline const dsl::trigger_action* action_of(const dsl::trigger& manifest) {
+  const auto& actions = manifest.template_.actions;
+  return actions.empty() ? nullptr : &actions.front();
+}
 
 /// The kind's model of `ctx`'s action (what its spec step read); throws trigger_error when the
 /// manifest was loaded without that step.

@@ -12,6 +12,7 @@
 
 #include "../support/test_trigger_server.hpp"
 #include "files.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/grpc/spec.hpp"
 #include "ganglion/grpc/transport.hpp"
 #include "kind_manifests.hpp"

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ganglion/core/metrics.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/http/http_trigger.hpp"
 #include "ganglion/http/spec.hpp"
 #include "kind_manifests.hpp"

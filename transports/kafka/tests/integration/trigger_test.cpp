@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "files.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/kafka/internal/producer_properties.hpp"
 #include "ganglion/kafka/kafka_trigger.hpp"
 #include "ganglion/kafka/spec.hpp"

@@ -6,6 +6,7 @@
 #include <future>
 
 #include "ganglion/core/kinds.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "identity_fixture.hpp"
 

@@ -15,6 +15,7 @@
 
 #include "files.hpp"
 #include "ganglion/core/kinds.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "ganglion/kubernetes/transport.hpp"

@@ -7,6 +7,7 @@
 #include <nats/nats.h>
 
 #include "counting_bus.hpp"
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/nats/spec.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "kind_manifests.hpp"

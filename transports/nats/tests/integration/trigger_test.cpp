@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nats/nats.h>
 
+#include "ganglion/core/parameter_step.hpp"
 #include "ganglion/nats/spec.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "kind_manifests.hpp"

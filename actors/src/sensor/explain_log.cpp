@@ -1,4 +1,4 @@
-#include "engine/explain_log.hpp"
+#include "sensor/explain_log.hpp"
 
 #include <nlohmann/json.hpp>
 

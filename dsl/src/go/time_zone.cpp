@@ -1,4 +1,4 @@
-#include "validate/validate_time_zone.hpp"
+#include "go/time_zone.hpp"
 
 #include <filesystem>
 #include <string>

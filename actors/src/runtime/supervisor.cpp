@@ -1,10 +1,10 @@
-#include "engine/supervisor.hpp"
+#include "runtime/supervisor.hpp"
 
 #include <algorithm>
 
 #include <spdlog/spdlog.h>
 
-#include "engine/messages.hpp"
+#include "runtime/messages.hpp"
 
 namespace ganglion::core {
 
