@@ -44,9 +44,6 @@ deps:
 # ccache when it is installed (not required): a rebuild after `make clean` or a branch switch
 # recompiles only what changed.
 CCACHE_ARGS := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# ccache caches files built with a precompiled header (cmake/ganglion_precompile.cmake) only
-# when told that the header's time stamps and __DATE__ do not matter.
-export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
 
 $(BUILD)/build.ninja: CMakeLists.txt
 	cmake -S . -B $(BUILD) -G $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_COMPILER=g++ $(CCACHE_ARGS) $(GANGLION_CMAKE_ARGS)

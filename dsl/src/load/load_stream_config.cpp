@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 
+#include <fmt/format.h>
+
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/kind/embedded_yaml.hpp"
 #include "load/load_bus_settings.hpp"
@@ -58,7 +60,7 @@ std::optional<std::string> policy(const YAML::Node& value, const std::string& at
   std::string allowed;
   for (std::size_t i = 0; i < N; ++i)
     allowed += (i ? ", " : "") + std::to_string(i) + " (" + std::string{names[i]} + ")";
-  cx.error(at, std::string{what} + " must be " + allowed + ", got " + describe(value));
+  cx.error(at, fmt::format("{} must be {}, got {}", what, allowed, describe(value)));
   return std::nullopt;
 }
 

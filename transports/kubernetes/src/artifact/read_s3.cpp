@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "artifact/fetchers.hpp"
 #include "artifact/http_get.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
@@ -148,7 +150,7 @@ std::string read_s3_artifact(const s3_artifact& s3, const fetch_options& options
   // minio-go sends an anonymous (unsigned) request when both keys are empty.
   if (!get.username.empty() || !get.password.empty())
     get.aws_sigv4 = "aws:amz:" + (s3.region.empty() ? std::string{"us-east-1"} : s3.region) + ":s3";
-  get.headers.push_back(std::string{"x-amz-content-sha256: "} + empty_payload_sha256);
+  get.headers.push_back(fmt::format("x-amz-content-sha256: {}", empty_payload_sha256));
   auto object = s3.bucket->name + "/" + s3.bucket->key;
   auto got = perform_get(get, options, path, path);
   if (got.status == 200)
