@@ -9,6 +9,7 @@
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/core/secure_headers.hpp"
+#include "ganglion/core/parameter_step.hpp"
 
 using namespace ganglion;
 
