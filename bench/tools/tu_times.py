@@ -5,7 +5,7 @@ checkouts: the build's per-file figures of docs/benchmarks.md ("Build").
 
     bench/tools/tu_times.py FILES TREE [TREE ...]
 
-FILES holds one path per line, relative to a checkout (e.g. transports/http/src/session.cpp);
+FILES holds one path per line, relative to a checkout (e.g. transports/http/src/server/session.cpp);
 each TREE is a checkout whose build/ is configured. Prints a Markdown table, one row a file,
 one column a tree ("-" where the tree has no such file). CPU time rather than wall time: it
 moves much less with the machine's other load."""

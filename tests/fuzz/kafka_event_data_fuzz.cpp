@@ -1,6 +1,6 @@
-// Fuzzes the data of a `kafka` event (transports/kafka/src/event_data.cpp): a record with fuzzed
-// topic, key, value (either possibly null), partition, offset, headers and timestamp (any
-// int64: INT64_MIN, INT64_MAX, -1 and the rest), with jsonBody on and off. Proves that no
+// Fuzzes the data of a `kafka` event (transports/kafka/src/source/event_data.cpp): a record
+// with fuzzed topic, key, value (either possibly null), partition, offset, headers and timestamp
+// (any int64: INT64_MIN, INT64_MAX, -1 and the rest), with jsonBody on and off. Proves that no
 // record crashes or trips a sanitizer, that the data is always JSON (its structure: invalid
 // UTF-8 in a jsonBody value is kept, as Go does), and that only a jsonBody value that is not
 // JSON is refused.

@@ -1,4 +1,4 @@
-// Fuzzes the data of a `nats` event (transports/nats/src/event_data.cpp): fuzzed subject,
+// Fuzzes the data of a `nats` event (transports/nats/src/source/event_data.cpp): fuzzed subject,
 // payload, headers (several values a name) and metadata, with jsonBody on and off. Proves that
 // no message crashes or trips a sanitizer, that the data is always JSON (its structure: invalid
 // UTF-8 in a jsonBody payload is kept, as Go does), and that only a jsonBody payload that is
@@ -11,7 +11,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
-#include "event_data.hpp"
+#include "source/event_data.hpp"
 #include "json_shape.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -16,7 +16,7 @@
 #include "ganglion/http/internal/webhook_data.hpp"
 #include "ganglion/http/webhook_event.hpp"
 #include "json_shape.hpp"
-#include "request_reading.hpp"
+#include "server/request_reading.hpp"
 
 namespace {
 

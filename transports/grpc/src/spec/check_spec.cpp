@@ -2,7 +2,7 @@
 #include "ganglion/dsl/kind/rules.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 #include "spec/spec_steps.hpp"
-#include "target.hpp"
+#include "client/target.hpp"
 
 namespace ganglion::grpc::detail {
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "custom_spec_yaml.hpp"
+#include "trigger/custom_spec_yaml.hpp"
 
 using namespace ganglion::grpc::detail;
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "target.hpp"
+#include "client/target.hpp"
 
 using namespace ganglion::grpc::detail;
 

@@ -10,7 +10,7 @@
 #include "artifact/github_app.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
-#include "resource_time.hpp"
+#include "client/resource_time.hpp"
 
 namespace ganglion::kubernetes::detail {
 

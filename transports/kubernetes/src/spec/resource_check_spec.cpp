@@ -2,7 +2,7 @@
 
 #include "ganglion/dsl/kind/rules.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
-#include "resource_selectors.hpp"
+#include "client/resource_selectors.hpp"
 #include "spec/resource_spec_steps.hpp"
 
 namespace ganglion::kubernetes::detail {

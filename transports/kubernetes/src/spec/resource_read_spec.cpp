@@ -1,7 +1,7 @@
 #include "ganglion/dsl/kind/read.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
-#include "resource_time.hpp"
+#include "client/resource_time.hpp"
 #include "spec/resource_spec_steps.hpp"
 
 namespace ganglion::kubernetes::detail {

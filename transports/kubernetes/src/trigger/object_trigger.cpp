@@ -9,14 +9,14 @@
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
-#include "acting_identity.hpp"
+#include "client/acting_identity.hpp"
 #include "artifact/artifact.hpp"
 #include "ganglion/core/internal/event_view.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/dsl/kind/load_context.hpp"
 #include "ganglion/dsl/params/trigger_parameters.hpp"
 #include "trigger/label_policy.hpp"
-#include "shared_client.hpp"
+#include "client/shared_client.hpp"
 
 namespace ganglion::kubernetes::detail {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "acting_identity.hpp"
+#include "client/acting_identity.hpp"
 #include "artifact/artifact.hpp"
 #include "trigger/trigger_factories.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "acting_identity.hpp"
+#include "client/acting_identity.hpp"
 #include "trigger/object_trigger.hpp"
 
 namespace ganglion::kubernetes::detail {

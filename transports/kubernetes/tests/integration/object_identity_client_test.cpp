@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "acting_identity.hpp"
+#include "client/acting_identity.hpp"
 #include "eventually.hpp"
 #include "ganglion/kubernetes/client.hpp"
 #include "ganglion/kubernetes/object_identity.hpp"

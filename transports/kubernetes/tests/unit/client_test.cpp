@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ganglion/kubernetes/client.hpp"
-#include "retry_after.hpp"
+#include "client/retry_after.hpp"
 #include "test_pem.hpp"
 #include "test_support.hpp"
 

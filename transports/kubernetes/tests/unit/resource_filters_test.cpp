@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "resource_event_data.hpp"
-#include "resource_filters.hpp"
-#include "resource_selectors.hpp"
-#include "resource_time.hpp"
+#include "source/resource_event_data.hpp"
+#include "source/resource_filters.hpp"
+#include "client/resource_selectors.hpp"
+#include "client/resource_time.hpp"
 
 using namespace ganglion::kubernetes;
 using namespace ganglion::kubernetes::detail;

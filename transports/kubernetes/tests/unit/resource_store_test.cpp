@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "resource_store.hpp"
+#include "source/resource_store.hpp"
 
 using namespace ganglion::kubernetes;
 using namespace ganglion::kubernetes::detail;

@@ -17,7 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "eventually.hpp"
-#include "jetstream_ownership.hpp"
+#include "bus/jetstream_ownership.hpp"
 #include "log_capture.hpp"
 #include "test_support.hpp"
 

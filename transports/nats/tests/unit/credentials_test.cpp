@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "connection.hpp"
+#include "client/connection.hpp"
 #include "files.hpp"
 #include "ganglion/core/secret_files.hpp"
 
