@@ -4,14 +4,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 namespace ganglion::app {
 
 namespace {
-
-constexpr const char* embedded_instead =
-  "run uses the embedded bus instead (its durable log under --data-dir, as with no EventBus)";
 
 dsl::diagnostic note(const dsl::document& doc, dsl::severity level, const std::string& path,
                      std::string message) {
@@ -65,63 +61,40 @@ const dsl::document* chosen(const std::vector<dsl::document>& documents, bus_pla
 }
 
 /// The plan of the EventBus of `doc`: its kind, or the embedded bus and a warning, or an error.
-void plan_type(const dsl::document& doc, bool bus_url, bus_plan& plan) {
+void plan_type(const dsl::document& doc, bool bus_url, const core::bus_registry& buses,
+               bus_plan& plan) {
   const auto& spec = std::get<dsl::event_bus>(doc.body).spec;
-  auto warn = [&](const std::string& path, const std::string& message) {
-    plan.notes.push_back(note(doc, dsl::severity::warning, path, message));
-  };
-  auto refuse = [&](const std::string& path, const std::string& message) {
-    plan.notes.push_back(note(doc, dsl::severity::error, path, message));
-  };
-  if (spec.type == "jetstreamExotic") {
-    plan.kind = bus_kind::jetstream;
-  } else if (spec.type == "jetstream") {
-    if (doc.where.object || bus_url)
-      plan.kind = bus_kind::jetstream;
-    else
-      warn("spec.jetstream",
-           fmt::format("a file does not say where the JetStream server Argo's controller "
-                       "deploys runs: without --bus-url, {}; --bus-url nats://HOST:4222 names "
-                       "a JetStream server (run --from-cluster reaches the one Argo deployed "
-                       "for an EventBus of the cluster)",
-                       embedded_instead));
-  } else if (spec.type == "kafka") {
-    plan.kind = bus_kind::kafka;
-  } else if (spec.type == "nats") {
-    auto nats = nlohmann::json::parse(spec.json, nullptr, false);
-    if (nats.is_object() && nats.contains("exotic"))
-      refuse("spec.nats",
-             "NATS Streaming (exotic) is deprecated upstream and ganglion does not speak its "
-             "protocol, so run refuses this EventBus: give one with spec.jetstreamExotic (a "
-             "JetStream server's url) or spec.kafka, or none for the embedded bus");
-    else
-      warn("spec.nats",
-           fmt::format("NATS Streaming (native, which Argo's controller deploys) is deprecated "
-                       "upstream and not run: {}; for a remote bus, give an EventBus with "
-                       "spec.jetstreamExotic (a JetStream server's url) or spec.kafka",
-                       embedded_instead));
-  } else {
-    refuse("spec." + spec.type, "spec." + spec.type + " is not supported yet");
+  auto kind = buses.find(spec.type);
+  if (kind == buses.end()) {
+    plan.notes.push_back(note(doc, dsl::severity::error, "spec." + spec.type,
+                              "spec." + spec.type + " is not run by this build (no bus kind "
+                              "registers it: its transport is left out, or ganglion does not "
+                              "run it yet)"));
+    return;
   }
-#if !GANGLION_WITH_NATS
-  if (plan.kind == bus_kind::jetstream)
-    refuse("spec." + spec.type, "a JetStream bus needs the nats transport, which this build "
-                                "leaves out (GANGLION_ENABLE_NATS=OFF)");
-#endif
-#if !GANGLION_WITH_KAFKA
-  if (plan.kind == bus_kind::kafka)
-    refuse("spec.kafka", "spec.kafka needs the kafka transport, which this build leaves out "
-                         "(GANGLION_ENABLE_KAFKA=OFF)");
-#endif
+  auto decision =
+    kind->second.plan ? kind->second.plan({doc, bus_url}) : core::bus_decision{};
+  switch (decision.action) {
+  case core::bus_action::run:
+    plan.kind = &kind->second;
+    break;
+  case core::bus_action::embedded:
+    plan.notes.push_back(note(doc, dsl::severity::warning, decision.field, decision.message));
+    break;
+  case core::bus_action::refuse:
+    plan.notes.push_back(note(doc, dsl::severity::error, decision.field, decision.message));
+    break;
+  }
 }
 
 } // namespace
 
-bus_plan plan_bus(const std::vector<dsl::document>& documents, bool bus_url) {
+bus_plan plan_bus(const std::vector<dsl::document>& documents, bool bus_url,
+                  const core::bus_registry& buses) {
   bus_plan plan;
   plan.document = chosen(documents, plan);
   if (plan.document)
-    plan_type(*plan.document, bus_url, plan);
+    plan_type(*plan.document, bus_url, buses, plan);
   return plan;
 }
 

@@ -4,19 +4,9 @@
 #include <string>
 #include <vector>
 
-namespace ganglion::app {
+#include "ganglion/core/command_options.hpp"
 
-/// How the `git` and `url` trigger sources reach their servers (run, validate and test).
-struct trigger_source_options {
-  /// `--git-allow-http`: git may clone plain `http://` URLs (never with creds or githubApp).
-  bool git_allow_http = false;
-  /// `--github-api-url URL`: the GitHub REST API root of `git.githubApp` (GitHub Enterprise:
-  /// `https://<host>/api/v3`); empty: `https://api.github.com`.
-  std::string github_api_url;
-  /// `--artifact-ca-file PATH`: the CAs git over https and the GitHub API are verified with;
-  /// empty: the system's.
-  std::string artifact_ca_file;
-};
+namespace ganglion::app {
 
 /// Options of `ganglion run`.
 struct run_options {
@@ -34,10 +24,8 @@ struct run_options {
   /// `--object-identity impersonate|namespace|engine`: whose rights objects' Kubernetes calls
   /// use; empty: `impersonate` in cluster mode when allowed (else `namespace`), else `engine`.
   std::string object_identity;
-  /// `--grpc-ca-file PATH`: the CAs that verify generic sources' TLS servers (empty: the
-  /// system's).
-  std::string grpc_ca_file;
-  trigger_source_options trigger_sources;
+  /// The options the kinds declare (`--grpc-ca-file`, `--bus-property` …), as given.
+  core::option_values kind_options;
   /// `--from-cluster`: also run the EventSources, Sensors and EventBus of the cluster.
   bool from_cluster = false;
   /// `--namespace NS` (repeatable): the namespaces cluster mode watches; none: the
@@ -67,8 +55,6 @@ struct run_options {
   /// How long a dead replica's sensors and active-passive sources wait before another replica
   /// takes them over (remote bus).
   std::string lease_ttl = "5s";
-  /// Extra client properties of a Kafka bus (`KEY=VALUE`, librdkafka names).
-  std::vector<std::string> bus_properties;
 };
 
 /// Options of `ganglion validate`.
@@ -82,7 +68,7 @@ struct validate_options {
   /// `--object-identity`, as `run` will get it: `namespace` reports the objects that leave
   /// their namespace; empty: `engine`.
   std::string object_identity;
-  trigger_source_options trigger_sources; ///< as `run` will get them
+  core::option_values kind_options; ///< the options the kinds declare, as `run` will get them
 };
 
 /// Options of `ganglion test`.
@@ -95,7 +81,7 @@ struct test_options {
   std::vector<std::string> headers; ///< `Name: value` request headers of `body`
   std::string secrets_dir;
   std::string kubeconfig; ///< `--kubeconfig PATH`, as `run` would get it
-  trigger_source_options trigger_sources; ///< as `run` would get them
+  core::option_values kind_options; ///< the options the kinds declare, as `run` would get them
 };
 
 /// Dry-runs every sensor against the events in order (the `--event` files, or the `--body`

@@ -2,19 +2,17 @@
 
 namespace ganglion::app {
 
-kind_settings settings_of(const std::string& kubeconfig, const std::string& object_identity,
-                          const trigger_source_options& options) {
-  kind_settings out;
-  out.kubeconfig = kubeconfig;
-  out.object_identity = object_identity;
-  out.git_allow_http = options.git_allow_http;
-  out.github_api_url = options.github_api_url;
-  out.artifact_ca_file = options.artifact_ca_file;
-  return out;
+core::option_values settings_of(core::option_values kind_options, const std::string& kubeconfig,
+                                const std::string& object_identity) {
+  if (!kubeconfig.empty())
+    kind_options.set("--kubeconfig", {kubeconfig});
+  if (!object_identity.empty())
+    kind_options.set("--object-identity", {object_identity});
+  return kind_options;
 }
 
 kinds register_kinds(const std::shared_ptr<http::runtime>& http,
-                     const kind_settings& settings) {
+                     const core::option_values& settings) {
   kinds out;
   register_transports(out, http, settings);
   core::add_engine_triggers(out.triggers);

@@ -7,29 +7,8 @@
 
 #include "commands.hpp"
 #include "ganglion/core/logging.hpp"
-
-namespace {
-
-/// The flags of `options` on `command` (run, validate and test take the same).
-void add_trigger_source_flags(CLI::App* command, ganglion::app::trigger_source_options& options) {
-  command->add_flag("--git-allow-http", options.git_allow_http,
-                    "Let git trigger sources clone plain http:// URLs, never with creds or "
-                    "githubApp (default: https and ssh only)");
-  command
-    ->add_option("--github-api-url", options.github_api_url,
-                 "GitHub REST API root of git.githubApp (GitHub Enterprise: "
-                 "https://HOST/api/v3; default: https://api.github.com)")
-    ->check([](const std::string& url) {
-      return url.starts_with("https://") ? std::string{} : std::string{"must be an https:// URL"};
-    });
-  command
-    ->add_option("--artifact-ca-file", options.artifact_ca_file,
-                 "PEM file of the CAs that verify git's https servers and the GitHub API "
-                 "(default: the system's CAs)")
-    ->check(CLI::ExistingFile);
-}
-
-} // namespace
+#include "kind_flags.hpp"
+#include "kinds.hpp"
 
 int main(int argc, char** argv) {
   using namespace ganglion::app;
@@ -95,11 +74,10 @@ int main(int argc, char** argv) {
                       "engine (default: impersonate with --from-cluster when the engine may "
                       "impersonate service accounts, else namespace; engine without it)")
     ->check(CLI::IsMember({"impersonate", "namespace", "engine"}));
-  add_trigger_source_flags(run_cmd, run.trigger_sources);
-  run_cmd->add_option("--grpc-ca-file", run.grpc_ca_file,
-                      "PEM file of the CAs that verify the TLS servers of generic event sources "
-                      "(insecure: false; default: the system's CAs)")
-    ->check(CLI::ExistingFile);
+  // The options the kinds declare (ganglion_add_kind's OPTIONS), on the commands they name.
+  const auto declared = transport_options();
+  kind_flags run_kinds;
+  run_kinds.add_to(run_cmd, "run", declared);
   auto* data_dir =
     run_cmd
       ->add_option("--data-dir", run.data_dir,
@@ -161,9 +139,6 @@ int main(int argc, char** argv) {
                       "On a JetStream or Kafka bus: how long a dead replica's sensors wait before "
                       "another replica takes them over (Go duration)")
     ->capture_default_str();
-  run_cmd->add_option("--bus-property", run.bus_properties,
-                      "KEY=VALUE: a librdkafka property for every client of a Kafka bus "
-                      "(repeatable), e.g. fetch.wait.max.ms=10");
   run_cmd->add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
     ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 
@@ -183,7 +158,8 @@ int main(int argc, char** argv) {
                  "The --object-identity run will get (namespace: report the sources and "
                  "triggers that leave their object's namespace)")
     ->check(CLI::IsMember({"impersonate", "namespace", "engine"}));
-  add_trigger_source_flags(validate_cmd, validate.trigger_sources);
+  kind_flags validate_kinds;
+  validate_kinds.add_to(validate_cmd, "validate", declared);
 
   test_options test;
   auto* test_cmd = cli.add_subcommand(
@@ -219,7 +195,8 @@ int main(int argc, char** argv) {
   test_cmd->add_option("--kubeconfig", test.kubeconfig,
                        "A kubeconfig file for the k8s and argoWorkflow triggers (default: $KUBECONFIG, "
                       "~/.kube/config, else the pod's service account)");
-  add_trigger_source_flags(test_cmd, test.trigger_sources);
+  kind_flags test_kinds;
+  test_kinds.add_to(test_cmd, "test", declared);
 
   auto* version_cmd = cli.add_subcommand("version", "Print the version");
 
@@ -229,6 +206,9 @@ int main(int argc, char** argv) {
     // A usage error exits 2, as most command line tools do (--help: 0).
     return cli.exit(e) == 0 ? 0 : 2;
   }
+  run.kind_options = run_kinds.values();
+  validate.kind_options = validate_kinds.values();
+  test.kind_options = test_kinds.values();
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   ganglion::core::redact_log_lines();

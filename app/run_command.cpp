@@ -187,8 +187,7 @@ int run_command(const run_options& options) {
   transport_options.server.threads = options.io_threads;
   auto transport = std::make_shared<http::runtime>(transport_options);
   auto settings =
-    settings_of(options.kubeconfig, object_identity_of(options), options.trigger_sources);
-  settings.grpc_ca_file = options.grpc_ca_file;
+    settings_of(options.kind_options, options.kubeconfig, object_identity_of(options));
   auto registered = register_kinds(transport, settings);
   auto load_options = load_options_for(registered);
   load_options.empty_directory_ok = options.from_cluster;
@@ -226,7 +225,8 @@ int run_command(const run_options& options) {
     cluster_status_of status;
     if (cluster)
       status = [&cluster](const dsl::document& doc) { return cluster->status_of(doc); };
-    engine_options.remote = open_bus(loaded.documents, options, std::move(secrets), status);
+    engine_options.remote =
+      open_bus(loaded.documents, options, std::move(secrets), registered.buses, settings, status);
   } catch (const std::exception& ex) {
     spdlog::error("cannot open the EventBus: {}", ex.what());
     return 1;

@@ -12,7 +12,8 @@ namespace ganglion::app {
 
 int test_command(const test_options& options) {
   auto registered =
-    register_kinds(std::make_shared<http::runtime>(), settings_of(options.kubeconfig, {}, options.trigger_sources));
+    register_kinds(std::make_shared<http::runtime>(),
+                   settings_of(options.kind_options, options.kubeconfig, {}));
   auto loaded = dsl::load_manifests(options.files, load_options_for(registered));
   for (const auto& d : loaded.diagnostics)
     std::fprintf(stderr, "%s\n", d.to_string().c_str());

@@ -11,7 +11,7 @@ namespace ganglion::app {
 int validate_command(const validate_options& options) {
   auto registered =
     register_kinds(std::make_shared<http::runtime>(),
-                   settings_of(options.kubeconfig, options.object_identity, options.trigger_sources));
+                   settings_of(options.kind_options, options.kubeconfig, options.object_identity));
   auto result = dsl::load_manifests(options.files, load_options_for(registered, options.strict));
   auto unresolved = dsl::unresolved_dependencies(result.documents);
   result.diagnostics.insert(result.diagnostics.end(), unresolved.begin(), unresolved.end());
@@ -21,7 +21,7 @@ int validate_command(const validate_options& options) {
       r.why.level = dsl::severity::error;
     result.diagnostics.push_back(r.why);
   }
-  for (auto& d : bus_diagnostics(result.documents)) {
+  for (auto& d : bus_diagnostics(result.documents, registered.buses)) {
     if (options.strict)
       d.level = dsl::severity::error;
     result.diagnostics.push_back(std::move(d));

@@ -256,10 +256,10 @@ private:
 
 TEST(corpus_triggers, every_sensor_whose_triggers_all_run_fires_and_acts) {
   test::corpus::trigger_world world;
-  app::kind_settings settings;
-  settings.kubeconfig = world.kubeconfig();
-  settings.artifact_ca_file = world.github().ca_file();
-  settings.github_api_url = world.github().api_url();
+  core::option_values settings;
+  settings.set("--kubeconfig", {world.kubeconfig()});
+  settings.set("--artifact-ca-file", {world.github().ca_file()});
+  settings.set("--github-api-url", {world.github().api_url()});
   auto kinds = app::register_kinds(std::make_shared<http::runtime>(), settings);
   sensor_host host;
   sensor_run run{world, kinds.triggers, host};

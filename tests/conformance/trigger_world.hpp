@@ -40,7 +40,7 @@ public:
   trigger_world();
   ~trigger_world();
 
-  /// The kubeconfig file for `--kubeconfig` (app::kind_settings).
+  /// The kubeconfig file for `--kubeconfig` (the kinds' `settings`).
   const std::string& kubeconfig() const noexcept { return kubeconfig_; }
   /// The stand-in for github.com (its CA file and API root are the engine's settings).
   const local_github& github() const noexcept { return github_; }

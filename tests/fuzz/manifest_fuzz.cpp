@@ -1,6 +1,7 @@
 // Fuzzes the whole manifest loader as `ganglion validate` and `run` use it: YAML text → limits
 // pass → typed model → Argo's validation, with the spec step of every kind the binary registers
-// (webhook, http, kafka, nats, resource, k8s, argoWorkflow, log). Text starting with `{` is
+// (webhook, http, kafka, nats, resource, k8s, argoWorkflow, log; the EventBus kinds jetstream,
+// jetstreamExotic, nats and kafka). Text starting with `{` is
 // also loaded as one cluster object (load_object_text). Proves only that no input crashes,
 // hangs or trips a sanitizer: problems must come back as diagnostics.
 
@@ -26,6 +27,7 @@ ganglion::dsl::load_options make_options() {
   out.max_nodes = 20000;
   auto& sources = out.kinds.sources;
   auto& triggers = out.kinds.triggers;
+  auto& buses = out.kinds.buses;
   sources["webhook"] = ganglion::http::webhook_spec_step();
   triggers["http"] = ganglion::http::trigger_spec_step();
   sources["kafka"] = ganglion::kafka::source_spec_step();
@@ -36,6 +38,10 @@ ganglion::dsl::load_options make_options() {
   triggers["k8s"] = ganglion::kubernetes::k8s_trigger_spec_step();
   triggers["argoWorkflow"] = ganglion::kubernetes::workflow_trigger_spec_step();
   triggers["log"] = ganglion::core::log_spec_step();
+  buses["jetstream"] = ganglion::nats::jetstream_bus_spec_step();
+  buses["jetstreamExotic"] = ganglion::nats::jetstream_exotic_bus_spec_step();
+  buses["nats"] = ganglion::nats::streaming_bus_spec_step();
+  buses["kafka"] = ganglion::kafka::bus_spec_step();
   return out;
 }
 

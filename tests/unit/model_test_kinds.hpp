@@ -39,4 +39,13 @@ const Model& action_spec(const trigger_template& t) {
   return *model;
 }
 
+/// The bus kind's model of the EventBus `bus`; throws when it has none or it is not a Model.
+template <class Model>
+const Model& bus_spec(const event_bus& bus) {
+  const auto* model = std::any_cast<Model>(&bus.spec.spec);
+  if (!model)
+    throw std::runtime_error("the EventBus has no modelled spec." + bus.spec.type);
+  return *model;
+}
+
 } // namespace ganglion::dsl::testing

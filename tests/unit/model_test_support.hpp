@@ -38,9 +38,10 @@ inline std::string sensor_yaml(const std::string& triggers) {
          + triggers;
 }
 
-/// An EventBus `default` whose `spec:` holds `spec`.
-inline std::string event_bus_yaml(const std::string& spec) {
-  return "apiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata:\n  name: default\nspec:\n"
+/// An EventBus (`default`, or the `metadata` given) whose `spec:` holds `spec`.
+inline std::string event_bus_yaml(const std::string& spec,
+                                  const std::string& metadata = "  name: default\n") {
+  return "apiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata:\n" + metadata + "spec:\n"
          + spec;
 }
 

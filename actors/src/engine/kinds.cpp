@@ -10,6 +10,9 @@ dsl::kind_specs spec_steps(const kinds& registered) {
   for (const auto& [key, factory] : registered.triggers)
     if (factory.spec().read)
       out.triggers.emplace(key, factory.spec());
+  for (const auto& [key, factory] : registered.buses)
+    if (factory.spec_step.read)
+      out.buses.emplace(key, factory.spec_step);
   return out;
 }
 

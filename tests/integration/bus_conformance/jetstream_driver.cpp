@@ -17,7 +17,7 @@ public:
 
   std::shared_ptr<core::remote_bus> open(const std::string& replica,
                                          std::size_t window) override {
-    dsl::jetstream_bus spec;
+    nats::bus_spec spec;
     spec.url = server_.url();
     nats::jetstream_options options;
     options.replica_id = replica;

@@ -23,7 +23,7 @@ public:
 
   std::shared_ptr<core::remote_bus> open(const std::string& replica,
                                          std::size_t window) override {
-    dsl::kafka_bus spec;
+    kafka::bus_spec spec;
     spec.url = broker_.bootstraps();
     spec.topic = "events";
     kafka::kafka_bus_options options;

@@ -1,7 +1,8 @@
 #pragma once
 
-// The spec step of a source or trigger kind: how `dsl` reads and checks the part of a manifest
-// that belongs to one kind (`spec.<type>.<event>`, `template.<type>`) without naming its type.
+// The spec step of a source, trigger or bus kind: how `dsl` reads and checks the part of a
+// manifest that belongs to one kind (`spec.<type>.<event>`, `template.<type>`, an EventBus's
+// `spec.<type>`) without naming its type.
 // A kind (transports/<x>/) registers one beside its factory; docs/adding-a-kind.md.
 
 #include <any>
@@ -43,6 +44,8 @@ struct kind_spec {
 struct kind_specs {
   std::map<std::string, kind_spec, std::less<>> sources;
   std::map<std::string, kind_spec, std::less<>> triggers;
+  /// EventBus kinds, by the key of its spec (`jetstream`, `jetstreamExotic`, `kafka`, `nats`).
+  std::map<std::string, kind_spec, std::less<>> buses;
 };
 
 } // namespace ganglion::dsl

@@ -156,7 +156,7 @@ void kafka_bus::mark_forgotten(const std::string& group, int partitions) {
 
 } // namespace
 
-std::shared_ptr<core::remote_bus> make_kafka_bus(const dsl::kafka_bus& spec,
+std::shared_ptr<core::remote_bus> make_kafka_bus(const bus_spec& spec,
                                                  std::shared_ptr<const core::secret_store> secrets,
                                                  kafka_bus_options options) {
   auto settings = make_bus_settings(spec, std::move(secrets), std::move(options));

@@ -84,7 +84,7 @@ client_config bus_settings::client(const std::string& role) const {
   return cfg;
 }
 
-bus_settings make_bus_settings(const dsl::kafka_bus& spec,
+bus_settings make_bus_settings(const bus_spec& spec,
                                std::shared_ptr<const core::secret_store> secrets,
                                kafka_bus_options options) {
   bus_settings s;

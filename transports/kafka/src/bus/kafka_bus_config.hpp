@@ -15,7 +15,7 @@ namespace ganglion::kafka::detail {
 
 /// The bus's spec and options, checked, with the names derived from them.
 struct bus_settings {
-  dsl::kafka_bus spec;
+  bus_spec spec;
   kafka_bus_options options;
   std::shared_ptr<const core::secret_store> secrets;
   std::string topic;        ///< events, keyed `<eventSourceName>.<eventName>`
@@ -39,7 +39,7 @@ void quiet_connection_errors(client_config& cfg);
 
 /// Checks `spec` and `options` (and that the secrets they reference can be read). Throws
 /// std::runtime_error (config_error) whose message starts with `kafka bus:` and names the field.
-bus_settings make_bus_settings(const dsl::kafka_bus& spec,
+bus_settings make_bus_settings(const bus_spec& spec,
                                std::shared_ptr<const core::secret_store> secrets,
                                kafka_bus_options options);
 

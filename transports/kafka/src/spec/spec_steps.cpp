@@ -10,4 +10,8 @@ dsl::kind_spec trigger_spec_step() {
   return dsl::make_kind_spec<trigger_spec>(&detail::read_trigger, &detail::check_trigger);
 }
 
+dsl::kind_spec bus_spec_step() {
+  return dsl::make_kind_spec<bus_spec>(&detail::read_bus, &detail::check_bus);
+}
+
 } // namespace ganglion::kafka

@@ -22,10 +22,17 @@ trigger_spec read_trigger(const dsl::spec_read_input& in);
 std::map<std::string, std::string> read_config(const YAML::Node& node, const std::string& path,
                                                const dsl::detail::load_context& cx);
 
+/// Reads an EventBus `spec.kafka` (its topic defaults to `<namespace>-<name>` of
+/// `in.metadata`).
+bus_spec read_bus(const dsl::spec_read_input& in);
+
 /// Argo's rules for `spec.kafka.<event>`.
 void check_event(const event_spec& spec, const dsl::spec_check_input& in);
 
 /// Argo's validateKafkaTrigger plus ganglion's rules for `template.kafka`.
 void check_trigger(const trigger_spec& spec, const dsl::spec_check_input& in);
+
+/// Argo's rules for an EventBus `spec.kafka`, and the fields ganglion ignores.
+void check_bus(const bus_spec& spec, const dsl::spec_check_input& in);
 
 } // namespace ganglion::kafka::detail

@@ -76,7 +76,7 @@ protected:
 
   std::shared_ptr<core::remote_bus> make_bus(const std::string& replica,
                                             kafka::kafka_bus_options options = {}) {
-    dsl::kafka_bus spec;
+    kafka::bus_spec spec;
     spec.url = broker_.bootstraps();
     spec.topic = "events";
     options.replica_id = replica;
@@ -175,7 +175,7 @@ TEST_F(kafka_bus_test, publishes_fail_when_the_cluster_is_down_and_saturate_when
 }
 
 TEST(kafka_bus_config, invalid_settings_are_refused_with_the_field) {
-  auto expect_error = [](dsl::kafka_bus spec, kafka::kafka_bus_options options,
+  auto expect_error = [](kafka::bus_spec spec, kafka::kafka_bus_options options,
                          const std::string& needle) {
     try {
       kafka::make_kafka_bus(spec, nullptr, options);
@@ -184,7 +184,7 @@ TEST(kafka_bus_config, invalid_settings_are_refused_with_the_field) {
       EXPECT_NE(std::string(ex.what()).find(needle), std::string::npos) << ex.what();
     }
   };
-  dsl::kafka_bus ok;
+  kafka::bus_spec ok;
   ok.url = "127.0.0.1:9";
   ok.topic = "events";
   auto no_url = ok;

@@ -35,7 +35,7 @@ std::string default_replica_id() {
 
 class jetstream_bus final : public core::remote_bus {
 public:
-  jetstream_bus(const dsl::jetstream_bus& spec, std::shared_ptr<const core::secret_store> secrets,
+  jetstream_bus(const bus_spec& spec, std::shared_ptr<const core::secret_store> secrets,
                 jetstream_options options)
     : options_(std::move(options)), stream_(spec.stream_name) {
     if (options_.replica_id.empty())
@@ -198,7 +198,7 @@ private:
     natsMsg_Destroy(msg);
   }
 
-  static credentials access_credentials(const dsl::jetstream_bus& spec,
+  static credentials access_credentials(const bus_spec& spec,
                                         const core::secret_store* secrets);
 
   jetstream_options options_;
@@ -214,7 +214,7 @@ private:
   std::unordered_map<natsMsg*, core::publish_done> in_flight_;
 };
 
-credentials jetstream_bus::access_credentials(const dsl::jetstream_bus& spec,
+credentials jetstream_bus::access_credentials(const bus_spec& spec,
                                               const core::secret_store* secrets) {
   credentials out;
   if (!spec.access_secret)
@@ -224,7 +224,7 @@ credentials jetstream_bus::access_credentials(const dsl::jetstream_bus& spec,
 
 } // namespace
 
-std::shared_ptr<core::remote_bus> make_jetstream_bus(const dsl::jetstream_bus& spec,
+std::shared_ptr<core::remote_bus> make_jetstream_bus(const bus_spec& spec,
                                                      std::shared_ptr<const core::secret_store> secrets,
                                                      jetstream_options options) {
   return std::make_shared<jetstream_bus>(spec, std::move(secrets), std::move(options));

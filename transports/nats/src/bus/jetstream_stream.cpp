@@ -25,7 +25,7 @@ std::string trimmed(std::string text) {
 
 } // namespace
 
-void ensure_stream(jsCtx* js, const dsl::jetstream_bus& spec) {
+void ensure_stream(jsCtx* js, const bus_spec& spec) {
   const auto& settings = spec.stream;
   std::string subjects = spec.stream_name + ".*.*";
   const char* subject_list[] = {subjects.c_str()};

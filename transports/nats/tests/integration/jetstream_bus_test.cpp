@@ -103,7 +103,7 @@ struct inbox {
 class jetstream_bus_test : public ::testing::Test {
 protected:
   std::shared_ptr<core::remote_bus> open(std::chrono::milliseconds ack_wait = 1000ms) {
-    dsl::jetstream_bus spec;
+    nats::bus_spec spec;
     spec.url = server.url();
     jetstream_options options;
     options.replica_id = "test";

@@ -13,15 +13,18 @@
 #include "ganglion/dsl/kind/load_context.hpp"
 #include "ganglion/dsl/kind/rules.hpp"
 #include "ganglion/dsl/kind_spec.hpp"
+#include "ganglion/dsl/model/common.hpp"
 #include "ganglion/dsl/model/trigger.hpp"
 
 namespace ganglion::dsl {
 
 /// The input of kind_spec::read.
 struct spec_read_input {
-  const YAML::Node& node;           ///< `spec.<type>.<event>` or `template.<type>`
+  const YAML::Node& node;           ///< `spec.<type>.<event>`, `template.<type>`, `spec.<type>`
   const std::string& path;          ///< its YAML path, for diagnostics
   const detail::load_context& cx;   ///< where problems go (located by path)
+  /// The manifest's metadata for an EventBus (its defaults name it); nullptr otherwise.
+  const object_meta* metadata = nullptr;
 };
 
 /// The input of kind_spec::check.

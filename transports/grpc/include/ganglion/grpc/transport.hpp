@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ganglion/core/command_options.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
 
@@ -66,5 +67,11 @@ std::vector<std::string> check_trigger(const core::trigger_context& ctx);
 /// Registers the `generic` source and the `custom` trigger.
 void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
                         options opts = {});
+
+/// The command-line options of the grpc kinds: `run --grpc-ca-file PATH`.
+core::command_options command_options();
+
+/// `options` with what the command line gave those options (`ca_file`).
+options options_from(const core::option_values& values);
 
 } // namespace ganglion::grpc

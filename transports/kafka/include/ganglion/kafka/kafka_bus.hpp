@@ -9,7 +9,7 @@
 
 #include "ganglion/core/remote_bus.hpp"
 #include "ganglion/core/secrets.hpp"
-#include "ganglion/dsl/model.hpp"
+#include "ganglion/kafka/spec.hpp"
 
 namespace ganglion::kafka {
 
@@ -47,7 +47,7 @@ struct kafka_bus_options {
 /// the cluster (publishes wait in the producer's queue until it answers); `secrets` may be null
 /// when the spec references none. Throws std::runtime_error naming the field when the
 /// configuration is invalid.
-std::shared_ptr<core::remote_bus> make_kafka_bus(const dsl::kafka_bus& spec,
+std::shared_ptr<core::remote_bus> make_kafka_bus(const bus_spec& spec,
                                                  std::shared_ptr<const core::secret_store> secrets,
                                                  kafka_bus_options options);
 

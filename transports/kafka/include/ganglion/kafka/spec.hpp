@@ -1,7 +1,7 @@
 #pragma once
 
-// The kafka kind's model: `spec.kafka.<event>` of an EventSource and `template.kafka` of a
-// trigger, as its spec step reads them (spec_steps()).
+// The kafka kinds' models: `spec.kafka.<event>` of an EventSource, `template.kafka` of a
+// trigger and `spec.kafka` of an EventBus, as their spec steps read them.
 
 #include <cstdint>
 #include <map>
@@ -48,10 +48,23 @@ struct trigger_spec {
   std::vector<dsl::secure_header> secure_headers;
 };
 
+/// An EventBus `spec.kafka`: a Kafka bus.
+struct bus_spec {
+  std::string url;   ///< comma-separated bootstrap brokers
+  std::string topic; ///< default `<namespace>-<eventbus name>` (`argo-events-default`)
+  std::string version;
+  std::optional<dsl::tls_config> tls;
+  std::optional<dsl::sasl_config> sasl;
+  std::optional<dsl::kafka_consumer_group> consumer_group;
+};
+
 /// The spec step of the kafka source (reads and checks `spec.kafka.<event>` into event_spec).
 dsl::kind_spec source_spec_step();
 
 /// The spec step of the kafka trigger (reads and checks `template.kafka` into trigger_spec).
 dsl::kind_spec trigger_spec_step();
+
+/// The spec step of the EventBus `spec.kafka` (reads and checks it into bus_spec).
+dsl::kind_spec bus_spec_step();
 
 } // namespace ganglion::kafka

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ganglion/core/command_options.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/kubernetes/client.hpp"
@@ -31,5 +32,14 @@ struct options {
 /// Registers the kinds that run through the Kubernetes API.
 void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
                         options opts = {});
+
+/// The command-line options of the trigger sources (`run`, `validate` and `test`):
+/// `--git-allow-http`, `--github-api-url URL`, `--artifact-ca-file PATH`.
+core::command_options command_options();
+
+/// `options` from the command line: those options, and the binary's own `--kubeconfig` and
+/// `--object-identity` (as run resolved it; empty: engine). Throws std::invalid_argument for
+/// an unknown identity mode.
+options options_from(const core::option_values& values);
 
 } // namespace ganglion::kubernetes

@@ -7,7 +7,7 @@
 
 #include "ganglion/core/remote_bus.hpp"
 #include "ganglion/core/secrets.hpp"
-#include "ganglion/dsl/model.hpp"
+#include "ganglion/nats/spec.hpp"
 
 namespace ganglion::nats {
 
@@ -43,7 +43,7 @@ struct jetstream_options {
 /// `<stream>.<eventSourceName>.<eventName>` with the CloudEvent id as `Nats-Msg-Id`; each
 /// sensor consumes through durable pull consumers of its own. Throws std::runtime_error when
 /// the server cannot be reached or refuses the stream.
-std::shared_ptr<core::remote_bus> make_jetstream_bus(const dsl::jetstream_bus& spec,
+std::shared_ptr<core::remote_bus> make_jetstream_bus(const bus_spec& spec,
                                                      std::shared_ptr<const core::secret_store> secrets,
                                                      jetstream_options options = {});
 

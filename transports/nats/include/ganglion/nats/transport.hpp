@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ganglion/core/bus_kind.hpp"
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
 
@@ -52,5 +53,12 @@ std::vector<std::string> check_trigger(const core::trigger_context& ctx);
 /// Registers the `nats` source and the `nats` trigger.
 void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
                         options opts = {});
+
+/// Registers the EventBus kinds `jetstream` (the server Argo's controller deploys: reached
+/// through --bus-url or, read from the cluster, where the controller put it; from a file
+/// without --bus-url the embedded bus runs instead, with a warning), `jetstreamExotic` (a
+/// JetStream server of the user's) and `nats` (NATS Streaming, deprecated upstream: `native`
+/// runs as the embedded bus with a warning, `exotic` is refused).
+void register_bus_kinds(core::bus_registry& buses);
 
 } // namespace ganglion::nats

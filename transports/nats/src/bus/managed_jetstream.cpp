@@ -1,9 +1,9 @@
-#include "ganglion/kubernetes/cluster_bus.hpp"
+#include "bus/managed_jetstream.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace ganglion::kubernetes {
+namespace ganglion::nats::detail {
 
 namespace {
 
@@ -23,10 +23,11 @@ std::string text(const nlohmann::json* object, const char* key) {
 
 } // namespace
 
-dsl::jetstream_bus argo_managed_jetstream(const dsl::event_bus& bus, const std::string& status) {
-  const auto& name = bus.metadata.name;
-  auto out = *bus.spec.jetstream;
-  out.url = fmt::format("nats://eventbus-{}-js-svc.{}.svc:4222", name, bus.metadata.namespace_);
+bus_spec argo_managed_jetstream(const dsl::object_meta& meta, bus_spec spec,
+                                const std::string& status) {
+  const auto& name = meta.name;
+  auto out = std::move(spec);
+  out.url = fmt::format("nats://eventbus-{}-js-svc.{}.svc:4222", name, meta.namespace_);
   out.access_secret =
     dsl::secret_key_selector{fmt::format("eventbus-{}-js-client-auth", name), "client-auth"};
   dsl::tls_config tls;
@@ -44,4 +45,4 @@ dsl::jetstream_bus argo_managed_jetstream(const dsl::event_bus& bus, const std::
   return out;
 }
 
-} // namespace ganglion::kubernetes
+} // namespace ganglion::nats::detail

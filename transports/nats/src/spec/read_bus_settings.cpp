@@ -8,14 +8,16 @@
 
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/dsl/kind/embedded_yaml.hpp"
-#include "load/load_bus_settings.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
+#include "spec/spec_steps.hpp"
 
 // Argo reads `streamConfig` with viper: keys in any case, integers for sizes and counts,
 // durations as Go durations or integer nanoseconds, retention and discard as Go enum numbers.
 
-namespace ganglion::dsl::detail {
+namespace ganglion::nats::detail {
+
+using namespace dsl::detail;
 
 namespace {
 
@@ -38,7 +40,7 @@ std::optional<std::int64_t> duration(const YAML::Node& value, const std::string&
   if (value.IsScalar()) {
     if (auto ns = scalar_int(value))
       return ns;
-    if (auto ns = parse_go_duration(value.Scalar()))
+    if (auto ns = dsl::parse_go_duration(value.Scalar()))
       return ns;
   }
   cx.error(at, "invalid " + std::string{what} + " " + describe(value)
@@ -66,11 +68,11 @@ std::optional<std::string> policy(const YAML::Node& value, const std::string& at
 
 } // namespace
 
-jetstream_stream_settings read_stream_config(const YAML::Node& node, const std::string& path,
-                                             const load_context& cx) {
+stream_settings read_stream_config(const YAML::Node& node, const std::string& path,
+                                   const load_context& cx) {
   static constexpr std::array<std::string_view, 3> retention{"limits", "interest", "workqueue"};
   static constexpr std::array<std::string_view, 2> discard{"old", "new"};
-  jetstream_stream_settings out;
+  stream_settings out;
   auto root = load_embedded_yaml(node, path, cx);
   if (!root)
     return out;
@@ -124,4 +126,4 @@ std::optional<std::int64_t> parse_nats_size(std::string_view text) {
   return std::nullopt;
 }
 
-} // namespace ganglion::dsl::detail
+} // namespace ganglion::nats::detail
