@@ -127,6 +127,28 @@ TEST(embedded_bus, unrouted_events_are_counted_and_released) {
   caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
 }
 
+// A subscriber that ended before its batch arrived (a sensor removed by a reload with events
+// on the way) holds up no one: the batch's units go back to the work tracker, so the engine's
+// idle wait and shutdown do not wait for it.
+TEST(embedded_bus, a_batch_for_an_ended_subscriber_returns_its_work) {
+  metrics_registry metrics;
+  auto work = std::make_shared<work_tracker>();
+  auto bus = std::make_shared<embedded_bus>(8, metrics, work);
+  ganglion::test::deterministic_system det;
+  auto gone = det.sys().spawn([](caf::event_based_actor* self) -> caf::behavior {
+    self->quit();
+    return {[](event_batch&) {}};
+  });
+  det.run();
+  bus->subscribe("es", "a", gone);
+  auto dispatcher = det.sys().spawn(bus_dispatcher, bus);
+  EXPECT_EQ(bus->publish(make("a")), publish_status::accepted);
+  det.run();
+  EXPECT_EQ(bus->live(), 0u);
+  EXPECT_EQ(work->pending(), 0);
+  caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
+}
+
 // Publishes from different threads, one after the other (as sequential requests on different
 // io threads are), reach the subscriber in publish order, whatever sub-queue each one took.
 TEST(embedded_bus, publishes_ordered_across_threads_arrive_in_that_order) {

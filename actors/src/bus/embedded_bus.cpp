@@ -180,8 +180,11 @@ void embedded_bus::drain(caf::event_based_actor* self) {
     }
   }
   drained_.clear();
-  for (auto& [subscriber, batch] : batches)
+  for (auto& [subscriber, batch] : batches) {
+    batch.ticket =
+      std::make_shared<work_ticket>(work_, static_cast<std::int64_t>(batch.events.size()));
     self->send(subscriber, std::move(batch));
+  }
 }
 
 caf::behavior bus_dispatcher(caf::event_based_actor* self, std::shared_ptr<embedded_bus> bus) {

@@ -10,12 +10,15 @@
 
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/trigger.hpp"
+#include "runtime/work_tracker.hpp"
 
 namespace ganglion::core {
 
 /// A batch of events handed from the bus to one sensor.
 struct event_batch {
   std::vector<event_ptr> events;
+  /// One unit per event, returned to the tracker if the sensor never receives the batch.
+  std::shared_ptr<work_ticket> ticket = {};
 };
 
 class unfinished_events;
@@ -26,6 +29,8 @@ struct fire_request {
   /// On the durable bus, for an `atLeastOnce` trigger: where the events go when the trigger
   /// gives up without finishing (they are then delivered again at the next start).
   std::shared_ptr<unfinished_events> unfinished;
+  /// The firing's unit, returned to the tracker if the trigger actor never receives it.
+  std::shared_ptr<work_ticket> ticket = {};
 };
 
 /// An execution's end, reported by the executor's callback to its trigger actor.

@@ -205,6 +205,7 @@ caf::behavior stopping_behavior(sensor_ptr self) {
   self->set_default_handler(caf::drop);
   return {
     [=](event_batch& batch) {
+      take_units(batch.ticket);
       self->state.setup.work->done(static_cast<std::int64_t>(batch.events.size()));
     },
   };
@@ -287,6 +288,7 @@ caf::behavior sensor_actor(caf::stateful_actor<sensor_state>* self, sensor_setup
   }
   return {
     [=](event_batch& batch) {
+      take_units(batch.ticket);
       auto& st = self->state;
       if (st.setup.remote && !st.owned) {
         // Delivered before a hand-over; not acknowledged, so the new owner gets them.

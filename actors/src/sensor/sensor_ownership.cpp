@@ -15,8 +15,10 @@ std::shared_ptr<remote_subscription> subscribe(sensor_ptr self) {
     auto actor = caf::actor_cast<caf::actor>(addr);
     if (!actor || events.empty())
       return; // not acknowledged: the bus delivers them again
-    work->add(static_cast<std::int64_t>(events.size()));
-    caf::anon_send(actor, event_batch{std::move(events)});
+    auto units = static_cast<std::int64_t>(events.size());
+    work->add(units);
+    auto ticket = std::make_shared<work_ticket>(work, units);
+    caf::anon_send(actor, event_batch{std::move(events), std::move(ticket)});
   };
   return st.setup.remote->subscribe(st.setup.manifest->metadata.name, st.core->subscriptions(),
                                     std::move(handler));

@@ -106,9 +106,10 @@ void deliver(sensor_ptr self, std::size_t i, fire_request request) {
     return;
   }
   const auto& handle = st.children->child(st.child_index[i]);
-  if (handle && st.ready[i])
+  if (handle && st.ready[i]) {
+    request.ticket = std::make_shared<work_ticket>(st.setup.work, 1);
     self->send(handle, std::move(request));
-  else
+  } else
     st.parked[i].push_back(std::move(request));
 }
 
@@ -123,7 +124,9 @@ void on_ready(sensor_ptr self, const caf::strong_actor_ptr& sender) {
     st.ready[j] = true;
     st.setup.status->set("trigger", status_name(self, j), phase::running);
     while (!st.parked[j].empty()) {
-      self->send(handle, std::move(st.parked[j].front()));
+      auto& request = st.parked[j].front();
+      request.ticket = std::make_shared<work_ticket>(st.setup.work, 1);
+      self->send(handle, std::move(request));
       st.parked[j].pop_front();
     }
     return;

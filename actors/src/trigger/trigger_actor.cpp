@@ -183,6 +183,7 @@ caf::behavior trigger_actor(caf::stateful_actor<trigger_state>* self, trigger_se
     self->send(parent, ready_atom::value);
   return {
     [=](fire_request& request) {
+      take_units(request.ticket);
       self->state.waiting.push_back(std::move(request));
       pump(self);
     },
