@@ -65,9 +65,9 @@ std::string moved(const std::string& url, const std::string& from, const std::st
 local_github::local_github(std::string object)
   : object_(std::move(object)), keys_(make_rsa_key_pair()), root_(temp_dir()),
     server_(std::make_unique<github_server>(1, 1, keys_.public_pem, root_)),
-    github_front_(std::make_unique<kubernetes::testing::tls_front>(port_of(server_->base_url()))),
-    anonymous_(std::make_unique<kubernetes::testing::git_http_server>(root_)),
-    anonymous_front_(std::make_unique<kubernetes::testing::tls_front>(anonymous_->port())),
+    github_front_(std::make_unique<test::tls_front>(port_of(server_->base_url()))),
+    anonymous_(std::make_unique<test::git_http_server>(root_)),
+    anonymous_front_(std::make_unique<test::tls_front>(anonymous_->port())),
     ca_file_(temp_dir() + "/cas.pem") {
   write_file(ca_file_, read_file(github_front_->ca_file()) + read_file(anonymous_front_->ca_file()));
 }

@@ -11,7 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "git_servers.hpp"
+#include "loopback_servers.hpp"
 #include "github_server.hpp"
 
 namespace ganglion::test::corpus {
@@ -47,9 +47,9 @@ private:
   rsa_key_pair keys_;
   std::string root_;
   std::unique_ptr<github_server> server_;
-  std::unique_ptr<kubernetes::testing::tls_front> github_front_;
-  std::unique_ptr<kubernetes::testing::git_http_server> anonymous_;
-  std::unique_ptr<kubernetes::testing::tls_front> anonymous_front_;
+  std::unique_ptr<test::tls_front> github_front_;
+  std::unique_ptr<test::git_http_server> anonymous_;
+  std::unique_ptr<test::tls_front> anonymous_front_;
   std::string ca_file_;
   std::map<std::string, std::string> repositories_;
   std::map<std::string, std::string> clone_dirs_;

@@ -17,7 +17,7 @@
 #include "files.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "git_fixture.hpp"
-#include "git_servers.hpp"
+#include "loopback_servers.hpp"
 #include "github_server.hpp"
 #include "trigger_fixture.hpp"
 
@@ -43,7 +43,7 @@ struct github_app_test : ::testing::Test {
   std::string root = std::filesystem::path{origin.dir()}.parent_path().string();
   std::unique_ptr<test::github_server> github =
     std::make_unique<test::github_server>(app_id, installation_id, keys.public_pem, root);
-  std::unique_ptr<testing::tls_front> front = std::make_unique<testing::tls_front>(port_of(*github));
+  std::unique_ptr<test::tls_front> front = std::make_unique<test::tls_front>(port_of(*github));
   core::secret_store secrets{test::temp_dir()};
 
   static std::uint16_t port_of(const test::github_server& server) {
@@ -55,7 +55,7 @@ struct github_app_test : ::testing::Test {
   void restart_github() {
     front.reset();
     github = std::make_unique<test::github_server>(app_id, installation_id, keys.public_pem, root);
-    front = std::make_unique<testing::tls_front>(port_of(*github));
+    front = std::make_unique<test::tls_front>(port_of(*github));
   }
 
   std::string api_url() const { return front->base_url() + "/api/v3"; }
@@ -204,7 +204,7 @@ TEST_F(github_app_test, the_jwt_goes_to_the_configured_api_not_to_the_git_host) 
   other.commit_file("wf.yaml", workflow("elsewhere"));
   auto other_root = std::filesystem::path{other.dir()}.parent_path().string();
   test::github_server git_host{app_id, installation_id, keys.public_pem, other_root};
-  testing::tls_front git_front{port_of(git_host)};
+  test::tls_front git_front{port_of(git_host)};
   auto g = git();
   g.url = git_front.base_url() + "/origin";
   auto o = options();
@@ -223,7 +223,7 @@ TEST_F(github_app_trigger, a_k8s_trigger_creates_the_object_from_the_apps_reposi
                                        "from-github\ndata:\n  greeting: hello\n");
   auto root = std::filesystem::path{origin.dir()}.parent_path().string();
   test::github_server github{app_id, installation_id, keys.public_pem, root};
-  testing::tls_front front{github_app_test::port_of(github)};
+  test::tls_front front{github_app_test::port_of(github)};
   kubernetes::options opts{kubeconfig, {}};
   opts.github_api_url = front.base_url() + "/api/v3";
   opts.artifact_ca_file = front.ca_file();

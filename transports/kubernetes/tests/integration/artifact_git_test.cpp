@@ -18,7 +18,7 @@
 #include "files.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "git_fixture.hpp"
-#include "git_servers.hpp"
+#include "loopback_servers.hpp"
 
 namespace ganglion::kubernetes::detail {
 namespace {
@@ -26,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::git_origin;
-using testing::git_http_server;
+using test::git_http_server;
 
 mode_t mode_of(const std::string& path) {
   struct stat info {};
@@ -234,7 +234,7 @@ TEST_F(git_test, credentials_come_from_the_secret_store) {
   git_origin origin;
   origin.commit_file("wf.yaml", workflow("v1"));
   url_of(origin);
-  testing::tls_front front{servers.back()->port()};
+  test::tls_front front{servers.back()->port()};
   git_artifact git;
   git.url = front.base_url() + "/origin";
   git.file_path = "wf.yaml";

@@ -7,13 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "artifact/artifact.hpp"
-#include "file_server.hpp"
+#include "loopback_servers.hpp"
 
 namespace ganglion::kubernetes::detail {
 namespace {
 
 using nlohmann::json;
-using testing::file_server;
+using test::file_server;
 
 const std::string at = "spec.triggers[0].template.argoWorkflow.source";
 const std::string workflow = "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\n"

@@ -8,8 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "artifact/artifact.hpp"
-#include "file_server.hpp"
-#include "git_servers.hpp"
+#include "loopback_servers.hpp"
 #include "kube/api_server.hpp"
 
 namespace ganglion::kubernetes::detail {
@@ -65,10 +64,10 @@ TEST_F(url_tls_test, with_verify_cert_an_unknown_certificate_is_refused) {
 }
 
 TEST_F(url_tls_test, a_redirect_from_https_to_http_is_refused) {
-  testing::file_server plain;
+  test::file_server plain;
   plain.put("/wf.yaml", {200, "kind: Workflow\n"});
   plain.put("/to-http", {302, "", plain.url("/wf.yaml")});
-  testing::tls_front front{static_cast<std::uint16_t>(
+  test::tls_front front{static_cast<std::uint16_t>(
     std::stoi(plain.url("").substr(plain.url("").rfind(':') + 1)))};
   artifact_location loc;
   loc.url = url_artifact{front.base_url() + "/to-http", false, true};

@@ -1,15 +1,10 @@
-#pragma once
-
-// Real servers for the git source's tests on 127.0.0.1: anonymous git smart HTTP for the
-// repositories under a folder (git-http-backend), and an HTTPS front (a test CA's certificate
-// for localhost) that hands each request to a plain HTTP server behind it. One request per
-// connection, each server on its own thread.
+#include "loopback_servers.hpp"
 
 #include <atomic>
 #include <fstream>
 #include <functional>
-#include <memory>
-#include <string>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include <boost/asio.hpp>
@@ -21,11 +16,15 @@
 #include "git_http_backend.hpp"
 #include "kube/test_ca.hpp"
 
-namespace ganglion::kubernetes::testing {
+namespace ganglion::test {
+
+namespace {
 
 namespace asio = boost::asio;
 namespace bhttp = boost::beast::http;
 using tcp = asio::ip::tcp;
+
+constexpr std::uint64_t max_body = 64u << 20;
 
 /// Accepts on 127.0.0.1 and runs `serve_one` for each connection until destroyed.
 class loopback_acceptor {
@@ -47,6 +46,8 @@ public:
       }
     });
   }
+
+  /// Wakes the accepting thread with a connection of its own and joins it.
   ~loopback_acceptor() {
     stopping_ = true;
     boost::system::error_code ignored;
@@ -55,6 +56,7 @@ public:
     wake.connect(acceptor_.local_endpoint(), ignored);
     thread_.join();
   }
+
   loopback_acceptor(const loopback_acceptor&) = delete;
   loopback_acceptor& operator=(const loopback_acceptor&) = delete;
 
@@ -68,28 +70,65 @@ private:
   std::thread thread_;
 };
 
-/// git's smart HTTP, no authentication, for the repositories under `root`.
-class git_http_server {
-public:
-  explicit git_http_server(std::string root) : root_(std::move(root)) {}
+} // namespace
 
-  /// `http://127.0.0.1:<port>/<name>`: the repository in folder `<name>` of the root.
-  std::string repo_url(const std::string& name) const {
-    return "http://127.0.0.1:" + std::to_string(acceptor_.port()) + "/" + name;
+struct file_server::impl {
+  void serve(tcp::socket& socket) {
+    boost::system::error_code ec;
+    boost::beast::flat_buffer buffer;
+    bhttp::request<bhttp::string_body> request;
+    bhttp::read(socket, buffer, request, ec);
+    if (ec)
+      return;
+    canned_response answer{404, "not found"};
+    {
+      std::lock_guard lock{mutex};
+      if (auto it = routes.find(std::string{request.target()}); it != routes.end())
+        answer = it->second;
+    }
+    // The delay a test asked for: how the url source meets a slow server.
+    std::this_thread::sleep_for(answer.delay);
+    bhttp::response<bhttp::string_body> response{static_cast<bhttp::status>(answer.status), 11};
+    response.set(bhttp::field::content_type, "application/yaml");
+    if (!answer.location.empty())
+      response.set(bhttp::field::location, answer.location);
+    response.body() = answer.body;
+    response.keep_alive(false);
+    response.prepare_payload();
+    bhttp::write(socket, response, ec);
+    socket.shutdown(tcp::socket::shutdown_both, ec);
   }
-  std::uint16_t port() const { return acceptor_.port(); }
 
-private:
+  std::mutex mutex;
+  std::map<std::string, canned_response> routes;
+  loopback_acceptor acceptor{[this](tcp::socket& s) { serve(s); }};
+};
+
+file_server::file_server() : impl_(std::make_unique<impl>()) {}
+file_server::~file_server() = default;
+
+void file_server::put(const std::string& path, canned_response response) {
+  std::lock_guard lock{impl_->mutex};
+  impl_->routes[path] = std::move(response);
+}
+
+std::string file_server::url(const std::string& path) const {
+  return "http://127.0.0.1:" + std::to_string(impl_->acceptor.port()) + path;
+}
+
+struct git_http_server::impl {
+  explicit impl(std::string repos) : root(std::move(repos)) {}
+
   void serve(tcp::socket& socket) {
     boost::system::error_code ec;
     boost::beast::flat_buffer buffer;
     bhttp::request_parser<bhttp::string_body> parser;
-    parser.body_limit(64u << 20);
+    parser.body_limit(max_body);
     bhttp::read(socket, buffer, parser, ec);
     if (ec)
       return;
     const auto& request = parser.get();
-    test::cgi_request cgi;
+    cgi_request cgi;
     cgi.method = std::string{request.method_string()};
     auto target = std::string{request.target()};
     auto question = target.find('?');
@@ -101,7 +140,7 @@ private:
     cgi.body = request.body();
     bhttp::response<bhttp::string_body> response{bhttp::status::internal_server_error, 11};
     try {
-      auto out = test::run_git_http_backend(root_, cgi);
+      auto out = run_git_http_backend(root, cgi);
       response.result(static_cast<bhttp::status>(out.status));
       for (const auto& [name, value] : out.headers)
         response.set(name, value);
@@ -115,37 +154,38 @@ private:
     socket.shutdown(tcp::socket::shutdown_both, ec);
   }
 
-  std::string root_;
-  loopback_acceptor acceptor_{[this](tcp::socket& s) { serve(s); }};
+  std::string root;
+  loopback_acceptor acceptor{[this](tcp::socket& s) { serve(s); }};
 };
 
-/// HTTPS on 127.0.0.1 (certificate for localhost from its own CA) in front of the plain HTTP
-/// server at `backend_port`: each request read, sent there, its answer returned.
-class tls_front {
-public:
-  explicit tls_front(std::uint16_t backend_port) : backend_port_(backend_port) {
-    auto keys = ca_.issue_server();
-    tls_.use_certificate_chain(asio::buffer(keys.certificate_pem));
-    tls_.use_private_key(asio::buffer(keys.key_pem), asio::ssl::context::pem);
-    ca_file_ = test::temp_dir() + "/ca.pem";
-    std::ofstream{ca_file_} << ca_.certificate_pem();
+git_http_server::git_http_server(std::string root)
+  : impl_(std::make_unique<impl>(std::move(root))) {}
+git_http_server::~git_http_server() = default;
+
+std::string git_http_server::repo_url(const std::string& name) const {
+  return "http://127.0.0.1:" + std::to_string(port()) + "/" + name;
+}
+
+std::uint16_t git_http_server::port() const { return impl_->acceptor.port(); }
+
+struct tls_front::impl {
+  explicit impl(std::uint16_t backend) : backend_port(backend) {
+    auto keys = ca.issue_server();
+    tls.use_certificate_chain(asio::buffer(keys.certificate_pem));
+    tls.use_private_key(asio::buffer(keys.key_pem), asio::ssl::context::pem);
+    ca_file = temp_dir() + "/ca.pem";
+    std::ofstream{ca_file} << ca.certificate_pem();
   }
 
-  /// `https://localhost:<port>`.
-  std::string base_url() const { return "https://localhost:" + std::to_string(acceptor_.port()); }
-  /// A PEM file holding the CA that signed the certificate.
-  const std::string& ca_file() const { return ca_file_; }
-
-private:
   void serve(tcp::socket& socket) {
     boost::system::error_code ec;
-    asio::ssl::stream<tcp::socket&> client{socket, tls_};
+    asio::ssl::stream<tcp::socket&> client{socket, tls};
     client.handshake(asio::ssl::stream_base::server, ec);
     if (ec)
       return;
     boost::beast::flat_buffer buffer;
     bhttp::request_parser<bhttp::string_body> parser;
-    parser.body_limit(64u << 20);
+    parser.body_limit(max_body);
     bhttp::read(client, buffer, parser, ec);
     if (ec)
       return;
@@ -154,13 +194,13 @@ private:
     request.prepare_payload();
     asio::io_context context;
     tcp::socket backend{context};
-    backend.connect({asio::ip::make_address("127.0.0.1"), backend_port_}, ec);
+    backend.connect({asio::ip::make_address("127.0.0.1"), backend_port}, ec);
     if (ec)
       return;
     bhttp::write(backend, request, ec);
     boost::beast::flat_buffer back_buffer;
     bhttp::response_parser<bhttp::string_body> answer;
-    answer.body_limit(64u << 20);
+    answer.body_limit(max_body);
     bhttp::read(backend, back_buffer, answer, ec);
     auto response = answer.release();
     response.keep_alive(false);
@@ -169,11 +209,21 @@ private:
     client.shutdown(ec);
   }
 
-  std::uint16_t backend_port_;
-  test::kube::test_ca ca_;
-  asio::ssl::context tls_{asio::ssl::context::tls_server};
-  std::string ca_file_;
-  loopback_acceptor acceptor_{[this](tcp::socket& s) { serve(s); }};
+  std::uint16_t backend_port;
+  kube::test_ca ca;
+  asio::ssl::context tls{asio::ssl::context::tls_server};
+  std::string ca_file;
+  loopback_acceptor acceptor{[this](tcp::socket& s) { serve(s); }};
 };
 
-} // namespace ganglion::kubernetes::testing
+tls_front::tls_front(std::uint16_t backend_port)
+  : impl_(std::make_unique<impl>(backend_port)) {}
+tls_front::~tls_front() = default;
+
+std::string tls_front::base_url() const {
+  return "https://localhost:" + std::to_string(impl_->acceptor.port());
+}
+
+const std::string& tls_front::ca_file() const { return impl_->ca_file; }
+
+} // namespace ganglion::test
