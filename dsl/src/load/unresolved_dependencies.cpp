@@ -61,6 +61,14 @@ std::vector<diagnostic> unresolved_dependencies(const document& doc,
     // A missing name is already an error of the sensor's own rules.
     if (dep.event_source_name.empty() || dep.event_name.empty())
       continue;
+    // Most dependencies resolve: looked up directly, without the scan below (which collects
+    // the names a suggestion picks from, and finds a namespaced EventSource for a Sensor of
+    // no namespace).
+    if (provided.count({dep.event_source_name, dep.event_name})
+        || (!s->metadata.namespace_.empty()
+            && provided.count({s->metadata.namespace_ + "/" + dep.event_source_name,
+                               dep.event_name})))
+      continue;
     std::set<std::string_view> sources;
     std::set<std::string_view> events;
     bool found = false;
