@@ -20,6 +20,7 @@
 #include <openssl/rsa.h>
 
 #include "git_http_backend.hpp"
+#include "loopback_acceptor.hpp"
 
 namespace ganglion::test {
 
@@ -150,10 +151,6 @@ struct github_server::impl {
   std::int64_t installation_id;
   std::string public_pem;
   std::string root;
-  asio::io_context context;
-  tcp::acceptor acceptor{context};
-  std::atomic<bool> stopping{false};
-  std::thread thread;
 
   mutable std::mutex mutex;
   std::map<std::string, std::chrono::system_clock::time_point> tokens;
@@ -242,16 +239,8 @@ struct github_server::impl {
       r.set(bhttp::field::www_authenticate, "Basic realm=\"GitHub\"");
       return r;
     }
-    cgi_request cgi;
-    cgi.method = std::string{request.method_string()};
-    auto question = target.find('?');
-    cgi.path_info = target.substr(0, question);
-    cgi.query = question == std::string::npos ? "" : target.substr(question + 1);
-    cgi.content_type = std::string{request[bhttp::field::content_type]};
-    cgi.content_encoding = std::string{request[bhttp::field::content_encoding]};
-    cgi.git_protocol = std::string{request["Git-Protocol"]};
+    auto cgi = cgi_request_of(request);
     cgi.remote_user = "x-access-token";
-    cgi.body = request.body();
     auto out = run_git_http_backend(root, cgi);
     response_t r{static_cast<bhttp::status>(out.status), 11};
     for (const auto& [name, value] : out.headers)
@@ -274,31 +263,28 @@ struct github_server::impl {
     return git(request, target);
   }
 
-  void serve() {
-    for (;;) {
-      boost::system::error_code ec;
-      tcp::socket socket{context};
-      acceptor.accept(socket, ec);
-      if (ec || stopping)
-        return;
-      boost::beast::flat_buffer buffer;
-      bhttp::request_parser<bhttp::string_body> parser;
-      parser.body_limit(64u << 20);
-      bhttp::read(socket, buffer, parser, ec);
-      if (ec)
-        continue;
-      response_t response;
-      try {
-        response = respond(parser.get());
-      } catch (const std::exception& e) {
-        response = answer(500, e.what(), "text/plain");
-      }
-      response.keep_alive(false);
-      response.prepare_payload();
-      bhttp::write(socket, response, ec);
-      socket.shutdown(tcp::socket::shutdown_both, ec);
+  void serve(tcp::socket& socket) {
+    boost::system::error_code ec;
+    boost::beast::flat_buffer buffer;
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.body_limit(64u << 20);
+    bhttp::read(socket, buffer, parser, ec);
+    if (ec)
+      return;
+    response_t response;
+    try {
+      response = respond(parser.get());
+    } catch (const std::exception& e) {
+      response = answer(500, e.what(), "text/plain");
     }
+    response.keep_alive(false);
+    response.prepare_payload();
+    bhttp::write(socket, response, ec);
+    socket.shutdown(tcp::socket::shutdown_both, ec);
   }
+
+  // Last: it starts serving, so everything above exists by then.
+  std::unique_ptr<loopback_acceptor> acceptor;
 };
 
 github_server::github_server(std::int64_t app_id, std::int64_t installation_id,
@@ -308,24 +294,14 @@ github_server::github_server(std::int64_t app_id, std::int64_t installation_id,
   impl_->installation_id = installation_id;
   impl_->public_pem = std::move(public_pem);
   impl_->root = std::move(repos_root);
-  tcp::endpoint endpoint{asio::ip::make_address("127.0.0.1"), 0};
-  impl_->acceptor.open(endpoint.protocol());
-  impl_->acceptor.bind(endpoint);
-  impl_->acceptor.listen();
-  impl_->thread = std::thread([this] { impl_->serve(); });
+  impl_->acceptor =
+    std::make_unique<loopback_acceptor>([impl = impl_.get()](tcp::socket& s) { impl->serve(s); });
 }
 
-github_server::~github_server() {
-  impl_->stopping = true;
-  boost::system::error_code ignored;
-  asio::io_context context;
-  tcp::socket wake{context};
-  wake.connect(impl_->acceptor.local_endpoint(), ignored);
-  impl_->thread.join();
-}
+github_server::~github_server() { impl_->acceptor.reset(); }
 
 std::string github_server::base_url() const {
-  return "http://127.0.0.1:" + std::to_string(impl_->acceptor.local_endpoint().port());
+  return "http://127.0.0.1:" + std::to_string(impl_->acceptor->port());
 }
 
 std::string github_server::repo_url(const std::string& name) const {

@@ -1,8 +1,6 @@
 #include "loopback_servers.hpp"
 
-#include <atomic>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -13,8 +11,8 @@
 #include <boost/beast/http.hpp>
 
 #include "files.hpp"
-#include "git_http_backend.hpp"
 #include "kube/test_ca.hpp"
+#include "loopback_acceptor.hpp"
 
 namespace ganglion::test {
 
@@ -25,50 +23,6 @@ namespace bhttp = boost::beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr std::uint64_t max_body = 64u << 20;
-
-/// Accepts on 127.0.0.1 and runs `serve_one` for each connection until destroyed.
-class loopback_acceptor {
-public:
-  explicit loopback_acceptor(std::function<void(tcp::socket&)> serve_one)
-    : serve_one_(std::move(serve_one)) {
-    tcp::endpoint endpoint{asio::ip::make_address("127.0.0.1"), 0};
-    acceptor_.open(endpoint.protocol());
-    acceptor_.bind(endpoint);
-    acceptor_.listen();
-    thread_ = std::thread([this] {
-      for (;;) {
-        boost::system::error_code ec;
-        tcp::socket socket{context_};
-        acceptor_.accept(socket, ec);
-        if (ec || stopping_)
-          return;
-        serve_one_(socket);
-      }
-    });
-  }
-
-  /// Wakes the accepting thread with a connection of its own and joins it.
-  ~loopback_acceptor() {
-    stopping_ = true;
-    boost::system::error_code ignored;
-    asio::io_context context;
-    tcp::socket wake{context};
-    wake.connect(acceptor_.local_endpoint(), ignored);
-    thread_.join();
-  }
-
-  loopback_acceptor(const loopback_acceptor&) = delete;
-  loopback_acceptor& operator=(const loopback_acceptor&) = delete;
-
-  std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
-
-private:
-  std::function<void(tcp::socket&)> serve_one_;
-  asio::io_context context_;
-  tcp::acceptor acceptor_{context_};
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
-};
 
 } // namespace
 
@@ -127,17 +81,7 @@ struct git_http_server::impl {
     bhttp::read(socket, buffer, parser, ec);
     if (ec)
       return;
-    const auto& request = parser.get();
-    cgi_request cgi;
-    cgi.method = std::string{request.method_string()};
-    auto target = std::string{request.target()};
-    auto question = target.find('?');
-    cgi.path_info = target.substr(0, question);
-    cgi.query = question == std::string::npos ? "" : target.substr(question + 1);
-    cgi.content_type = std::string{request[bhttp::field::content_type]};
-    cgi.content_encoding = std::string{request[bhttp::field::content_encoding]};
-    cgi.git_protocol = std::string{request["Git-Protocol"]};
-    cgi.body = request.body();
+    auto cgi = cgi_request_of(parser.get());
     bhttp::response<bhttp::string_body> response{bhttp::status::internal_server_error, 11};
     try {
       auto out = run_git_http_backend(root, cgi);
