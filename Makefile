@@ -80,7 +80,8 @@ TSAN_EXCLUDE := kafka
 
 asan-build: deps
 	cmake -S . -B $(ASAN_BUILD) -G $(GENERATOR) -DCMAKE_CXX_COMPILER=g++ \
-	  -DGANGLION_SANITIZE=address $(CCACHE_ARGS) $(GANGLION_CMAKE_ARGS)
+	  -DGANGLION_SANITIZE=address -DGANGLION_BENCH_LOADGEN_ONLY=ON $(CCACHE_ARGS) \
+	  $(GANGLION_CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # The TSan build leaves the benchmarks out and builds the binary and the two tiers it runs.
