@@ -4,11 +4,15 @@
 // `spec.<type>` (jetstream, jetstreamExotic, kafka, nats). A transport registers one beside
 // its source and trigger kinds, in its bus/ folder (docs/adding-a-kind.md, "A bus kind").
 
+#include <any>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <variant>
 
 #include "ganglion/core/command_options.hpp"
 #include "ganglion/core/remote_bus.hpp"
@@ -60,6 +64,19 @@ struct bus_factory {
   /// whose plan never says run.
   std::function<std::shared_ptr<remote_bus>(const bus_open_input&)> open;
 };
+
+/// The EventBus of `document` and the model its kind's spec step read (as core::spec_of does
+/// for a source or trigger); throws std::runtime_error when the document was loaded without
+/// that step.
+template <class Model>
+std::pair<const dsl::event_bus&, const Model&> bus_spec_of(const dsl::document& document) {
+  const auto& bus = std::get<dsl::event_bus>(document.body);
+  const auto* model = std::any_cast<Model>(&bus.spec.spec);
+  if (!model)
+    throw std::runtime_error("EventBus " + bus.metadata.name + ": spec." + bus.spec.type
+                             + " was not read");
+  return {bus, *model};
+}
 
 /// The EventBus kinds a program runs, by the key of the EventBus's spec (`jetstream`, `kafka`).
 using bus_registry = std::map<std::string, bus_factory, std::less<>>;

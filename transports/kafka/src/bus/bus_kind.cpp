@@ -12,10 +12,7 @@ namespace {
 constexpr const char* bus_property = "--bus-property";
 
 std::shared_ptr<core::remote_bus> open_kafka(const core::bus_open_input& in) {
-  const auto& bus = std::get<dsl::event_bus>(in.document.body);
-  const auto* spec = std::any_cast<bus_spec>(&bus.spec.spec);
-  if (!spec)
-    throw std::runtime_error("EventBus " + bus.metadata.name + ": spec.kafka was not read");
+  const auto [bus, spec] = core::bus_spec_of<bus_spec>(in.document);
   kafka_bus_options kb;
   kb.replica_id = in.replica_id;
   kb.session_timeout = std::max(std::chrono::milliseconds(6000), in.lease_ttl);
@@ -27,7 +24,7 @@ std::shared_ptr<core::remote_bus> open_kafka(const core::bus_open_input& in) {
     kb.properties[property.substr(0, equals)] = property.substr(equals + 1);
   }
   spdlog::info("EventBus {}: Kafka", bus.metadata.name);
-  return make_kafka_bus(*spec, in.secrets, kb);
+  return make_kafka_bus(spec, in.secrets, kb);
 }
 
 } // namespace

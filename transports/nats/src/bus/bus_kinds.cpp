@@ -15,10 +15,6 @@ namespace {
 constexpr const char* embedded_instead =
   "run uses the embedded bus instead (its durable log under --data-dir, as with no EventBus)";
 
-const dsl::event_bus& event_bus_of(const dsl::document& document) {
-  return std::get<dsl::event_bus>(document.body);
-}
-
 /// A managed `spec.jetstream` runs when its server can be found: read from the cluster (Argo's
 /// controller deployed it) or named by --bus-url; from a file without it, the embedded bus.
 core::bus_decision plan_managed(const core::bus_plan_input& in) {
@@ -35,7 +31,8 @@ core::bus_decision plan_managed(const core::bus_plan_input& in) {
 /// NATS Streaming: `native` (Argo's controller deploys it) runs as the embedded bus, `exotic`
 /// (a server of the user's) is refused.
 core::bus_decision plan_streaming(const core::bus_plan_input& in) {
-  const auto* spec = std::any_cast<streaming_bus_spec>(&event_bus_of(in.document).spec.spec);
+  const auto* spec =
+    std::any_cast<streaming_bus_spec>(&std::get<dsl::event_bus>(in.document.body).spec.spec);
   if (spec && spec->exotic)
     return {core::bus_action::refuse, "spec.nats",
             "NATS Streaming (exotic) is deprecated upstream and ganglion does not speak its "
@@ -49,18 +46,14 @@ core::bus_decision plan_streaming(const core::bus_plan_input& in) {
 }
 
 std::shared_ptr<core::remote_bus> open_jetstream(const core::bus_open_input& in) {
-  const auto& bus = event_bus_of(in.document);
-  const auto* model = std::any_cast<bus_spec>(&bus.spec.spec);
-  if (!model)
-    throw std::runtime_error("EventBus " + bus.metadata.name + ": spec." + bus.spec.type
-                             + " was not read");
+  const auto [bus, model] = core::bus_spec_of<bus_spec>(in.document);
   jetstream_options js;
   js.replica_id = in.replica_id;
   if (!in.bus_url.empty())
     js.default_url = in.bus_url;
   js.lease_ttl = in.lease_ttl;
   js.lease_tick = std::max(std::chrono::milliseconds(100), js.lease_ttl / 5);
-  auto spec = *model;
+  auto spec = model;
   const auto& file = in.document.where.file;
   bool managed = spec.managed && in.bus_url.empty() && in.document.where.object;
   if (managed) {
