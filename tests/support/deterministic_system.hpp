@@ -92,6 +92,17 @@ public:
     return result;
   }
 
+  /// An actor whose messages the test reads with received() (the system's scoped actor).
+  caf::actor inbox() { return caf::actor_cast<caf::actor>(self_); }
+
+  /// Takes a T from the inbox; false when none is there.
+  template <class T>
+  bool received() {
+    bool got = false;
+    self_->receive([&](T) { got = true; }, caf::after(caf::timespan{0}) >> [] {});
+    return got;
+  }
+
 private:
   static caf::actor_system_config& configure(caf::actor_system_config& cfg) {
     cfg.set("scheduler.policy", caf::atom("testing"));

@@ -1,7 +1,7 @@
 // Hot reload of a sensor that holds a half-satisfied join: adding, removing, renaming and
 // reordering its triggers and dependencies. Under make test the engine is built with
 // AddressSanitizer: a reload that reads past a trigger's bookkeeping fails the test where it
-// happens instead of corrupting memory.
+// happens instead of corrupting memory. The engine runs on CAF's deterministic scheduler.
 
 #include <map>
 #include <mutex>
@@ -11,9 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "core_engine_support.hpp"
-#include "eventually.hpp"
-#include "ganglion/core/engine.hpp"
-#include "ganglion/dsl/load.hpp"
+#include "deterministic_engine.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;
@@ -63,70 +61,70 @@ private:
 /// A source that only hands its bus publisher to the test.
 struct captured_source : core::source {};
 
+core::source_registry capturing(std::shared_ptr<world> w) {
+  core::source_registry sources;
+  sources["webhook"] = [w](const core::source_context& cx) {
+    std::lock_guard guard{w->mutex};
+    w->publishers[cx.event_source_name + "/" + cx.event_name] = cx.bus;
+    return std::make_unique<captured_source>();
+  };
+  return sources;
+}
+
+core::trigger_registry recording(std::shared_ptr<world> w) {
+  core::trigger_registry triggers;
+  triggers["http"] =
+    [w](const core::trigger_context& cx) -> std::unique_ptr<core::trigger_executor> {
+    const auto& name = cx.manifest->template_.name;
+    {
+      std::lock_guard guard{w->mutex};
+      auto& [pass, fail] = w->starts[name];
+      if (pass > 0) {
+        --pass;
+      } else if (fail > 0) {
+        --fail;
+        throw core::trigger_error("trigger " + name + " cannot start yet");
+      }
+    }
+    return std::make_unique<recording_executor>(w, name);
+  };
+  return triggers;
+}
+
+/// Restarts 300 ms apart, as many as a test needs.
+core::engine_options restarting() {
+  core::engine_options options;
+  options.initial_backoff = 300ms;
+  options.max_backoff = 300ms;
+  options.max_failures = 100;
+  return options;
+}
+
+/// The engine on CAF's deterministic scheduler: after each step every actor has run, so what
+/// fired is final.
 struct running {
   std::shared_ptr<world> w = std::make_shared<world>();
-  std::unique_ptr<core::engine> engine;
+  test::deterministic_engine engine{restarting(), capturing(w), recording(w)};
 
   explicit running(const std::string& manifest) {
-    core::source_registry sources;
-    sources["webhook"] = [w = w](const core::source_context& cx) {
-      std::lock_guard guard{w->mutex};
-      w->publishers[cx.event_source_name + "/" + cx.event_name] = cx.bus;
-      return std::make_unique<captured_source>();
-    };
-    core::trigger_registry triggers;
-    triggers["http"] = [w = w](const core::trigger_context& cx)
-      -> std::unique_ptr<core::trigger_executor> {
-      const auto& name = cx.manifest->template_.name;
-      {
-        std::lock_guard guard{w->mutex};
-        auto& [pass, fail] = w->starts[name];
-        if (pass > 0) {
-          --pass;
-        } else if (fail > 0) {
-          --fail;
-          throw core::trigger_error("trigger " + name + " cannot start yet");
-        }
-      }
-      return std::make_unique<recording_executor>(w, name);
-    };
-    core::engine_options options;
-    options.initial_backoff = 300ms;
-    options.max_backoff = 300ms;
-    options.max_failures = 100;
-    engine = std::make_unique<core::engine>(options, std::move(sources), std::move(triggers));
-    engine->start(load(manifest));
-    EXPECT_TRUE(test::eventually([&] { return engine->ready() && triggers_running(); }))
-      << engine->status().to_json();
-  }
-
-  /// True when every trigger built its executor: a test may then change `starts`.
-  bool triggers_running() {
+    engine.start(manifest);
+    EXPECT_TRUE(engine->ready()) << engine->status().to_json();
     for (const auto& c : engine->status().snapshot())
-      if (c.kind == "trigger" && c.phase != core::phase::running)
-        return false;
-    return true;
+      EXPECT_EQ(c.phase, core::phase::running) << c.kind << " " << c.name;
   }
 
-  ~running() { engine->stop(); }
+  core::reload_result reload(const std::string& manifest) { return engine.reload(manifest); }
 
-  static std::vector<dsl::document> load(const std::string& manifest) {
-    auto loaded = dsl::load_manifest_text(manifest, "test.yaml");
-    for (const auto& d : loaded.diagnostics)
-      ADD_FAILURE() << d.to_string();
-    return loaded.documents;
-  }
-
-  core::reload_result reload(const std::string& manifest) { return engine->reload(load(manifest)); }
-
-  /// Publishes an event of `hooks/<event>` with `data`; true once the bus accepted it.
+  /// Publishes an event of `hooks/<event>` with `data` and runs; true once the bus accepted it.
   bool post(const std::string& event, const std::string& data) {
     std::shared_ptr<core::bus_publisher> bus;
     {
       std::lock_guard guard{w->mutex};
       bus = w->publishers["hooks/" + event];
     }
-    return bus && test::publish_hook(*bus, event, data);
+    bool accepted = bus && test::publish_hook(*bus, event, data);
+    engine.run();
+    return accepted;
   }
 
   /// The value of the metric series `series` (with its labels); 0 when it is not there.
@@ -155,20 +153,16 @@ std::string manifest(const std::vector<std::string>& dependencies,
   return test::hooks_manifest(dependencies, triggers, url_tail);
 }
 
-bool fired(running& r, std::size_t n) {
-  return test::eventually([&] { return r.w->count() >= n; }, 5s);
-}
-
-/// The executions once the engine is idle: every event published so far was judged and every
-/// firing it caused executed, so nothing more fires.
+/// The executions so far, once nothing is in flight: every event published was judged and
+/// every firing it caused executed, so nothing more fires.
 std::vector<std::string> settled(running& r) {
-  EXPECT_TRUE(r.engine->wait_idle(5s)) << r.engine->in_flight() << " still in flight";
+  EXPECT_EQ(r.engine->in_flight(), 0);
   return r.w->firings();
 }
 
-/// Waits until the sensor has judged what was published (a held event is in its join).
+/// The sensor judged what was published (a held event is in its join).
 void judged(running& r) {
-  ASSERT_TRUE(r.engine->wait_idle(5s)) << r.engine->in_flight() << " still in flight";
+  ASSERT_EQ(r.engine->in_flight(), 0);
 }
 
 } // namespace
@@ -180,12 +174,12 @@ TEST(sensor_reload, adding_a_trigger_keeps_the_join_of_the_others_and_starts_the
   auto result = r.reload(manifest({"a", "b"}, {{"t", "a && b"}, {"t2", "a && b"}}));
   EXPECT_EQ(result.reconfigured, std::vector<std::string>{"sensor/s"});
   ASSERT_TRUE(r.post("b", "2"));
-  ASSERT_TRUE(fired(r, 1));
+  ASSERT_EQ(r.w->count(), 1u);
   EXPECT_EQ(settled(r), std::vector<std::string>{"t: a=1 b=2"});
   // The new trigger holds what came after the reload: b=2.
   ASSERT_TRUE(r.post("a", "3"));
   ASSERT_TRUE(r.post("b", "4"));
-  ASSERT_TRUE(fired(r, 3));
+  ASSERT_EQ(r.w->count(), 3u);
   auto all = settled(r);
   std::multiset<std::string> last(all.begin() + 1, all.end());
   EXPECT_EQ(last, (std::multiset<std::string>{"t2: a=3 b=2", "t: a=3 b=4"}));
@@ -197,7 +191,7 @@ TEST(sensor_reload, adding_several_triggers_before_and_after_a_held_one) {
   judged(r);
   r.reload(manifest({"a", "b"}, {{"x", "b"}, {"t", "a && b"}, {"y", "a || b"}}));
   ASSERT_TRUE(r.post("b", "2"));
-  ASSERT_TRUE(fired(r, 3));
+  ASSERT_EQ(r.w->count(), 3u);
   auto all = settled(r);
   EXPECT_EQ(std::multiset<std::string>(all.begin(), all.end()),
             (std::multiset<std::string>{"t: a=1 b=2", "x: b=2", "y: b=2"}));
@@ -209,7 +203,7 @@ TEST(sensor_reload, removing_a_trigger_keeps_the_join_of_the_others) {
   judged(r);
   r.reload(manifest({"a", "b"}, {{"t", "a && b"}}));
   ASSERT_TRUE(r.post("b", "2"));
-  ASSERT_TRUE(fired(r, 1));
+  ASSERT_EQ(r.w->count(), 1u);
   EXPECT_EQ(settled(r), std::vector<std::string>{"t: a=1 b=2"});
 }
 
@@ -219,11 +213,11 @@ TEST(sensor_reload, a_renamed_trigger_is_a_new_trigger_whose_join_starts_empty) 
   judged(r);
   r.reload(manifest({"a", "b"}, {{"new", "a && b"}, {"t", "a && b"}}));
   ASSERT_TRUE(r.post("b", "2"));
-  ASSERT_TRUE(fired(r, 1));
+  ASSERT_EQ(r.w->count(), 1u);
   EXPECT_EQ(settled(r), std::vector<std::string>{"t: a=1 b=2"});
   // `new` holds b=2 from after the reload; `t` fired and holds nothing.
   ASSERT_TRUE(r.post("a", "3"));
-  ASSERT_TRUE(fired(r, 2));
+  ASSERT_EQ(r.w->count(), 2u);
   EXPECT_EQ(settled(r), (std::vector<std::string>{"t: a=1 b=2", "new: a=3 b=2"}));
 }
 
@@ -234,9 +228,9 @@ TEST(sensor_reload, reordered_triggers_and_dependencies_keep_their_joins) {
   // The order alone is no change; with a trigger added the sensor is reconfigured.
   r.reload(manifest({"c", "b", "a"}, {{"t3", "c"}, {"t2", "a && c"}, {"t1", "a && b"}}));
   ASSERT_TRUE(r.post("c", "2"));
-  ASSERT_TRUE(fired(r, 2));
+  ASSERT_EQ(r.w->count(), 2u);
   ASSERT_TRUE(r.post("b", "3"));
-  ASSERT_TRUE(fired(r, 3));
+  ASSERT_EQ(r.w->count(), 3u);
   auto all = settled(r);
   EXPECT_EQ(std::multiset<std::string>(all.begin(), all.end()),
             (std::multiset<std::string>{"t2: a=1 c=2", "t3: c=2", "t1: a=1 b=3"}));
@@ -246,13 +240,13 @@ TEST(sensor_reload, a_removed_dependency_drops_its_held_event_and_an_added_one_s
   running r{manifest({"a", "b"}, {{"t", "a && b"}, {"u", "b && a"}})};
   ASSERT_TRUE(r.post("a", "1"));
   ASSERT_TRUE(r.post("b", "2"));
-  ASSERT_TRUE(fired(r, 2));
+  ASSERT_EQ(r.w->count(), 2u);
   ASSERT_TRUE(r.post("b", "3")); // held by t and u for b
   judged(r);
   r.reload(manifest({"b", "c"}, {{"t", "b && c"}, {"u", "b && c"}}));
   // t's and u's conditions changed: their fingerprints differ, their joins of `b` remain.
   ASSERT_TRUE(r.post("c", "4"));
-  ASSERT_TRUE(fired(r, 4));
+  ASSERT_EQ(r.w->count(), 4u);
   auto all = settled(r);
   EXPECT_EQ(std::multiset<std::string>(all.begin() + 2, all.end()),
             (std::multiset<std::string>{"t: b=3 c=4", "u: b=3 c=4"}));
@@ -272,9 +266,8 @@ TEST(sensor_reload, firings_parked_for_a_restarting_trigger_follow_it_or_are_dro
   r.reload(manifest({"a"}, {{"keep", "a"}, {"drop", "a"}}, "/v2"));
   ASSERT_TRUE(r.post("a", "1"));
   // Judged, and its two firings parked: they stay in flight, so the engine is not idle.
-  ASSERT_TRUE(
-    test::eventually([&] { return r.passed("a") == 1 && r.engine->in_flight() == 2; }, 5s))
-    << r.engine->in_flight() << " in flight";
+  EXPECT_EQ(r.passed("a"), 1u);
+  ASSERT_EQ(r.engine->in_flight(), 2);
   EXPECT_EQ(r.w->count(), 0u);
   {
     std::lock_guard guard{r.w->mutex};
@@ -282,11 +275,11 @@ TEST(sensor_reload, firings_parked_for_a_restarting_trigger_follow_it_or_are_dro
   }
   // `drop` goes, `keep` moves to the front and is changed: its parked firing reaches it.
   r.reload(manifest({"a"}, {{"added", "a"}, {"keep", "a"}}, "/v3"));
-  ASSERT_TRUE(fired(r, 1));
+  ASSERT_EQ(r.w->count(), 1u);
   EXPECT_EQ(settled(r), std::vector<std::string>{"keep: a=1"});
   EXPECT_EQ(r.dropped(), 1u);
   ASSERT_TRUE(r.post("a", "2"));
-  ASSERT_TRUE(fired(r, 3));
+  ASSERT_EQ(r.w->count(), 3u);
   auto all = settled(r);
   EXPECT_EQ(std::multiset<std::string>(all.begin() + 1, all.end()),
             (std::multiset<std::string>{"added: a=2", "keep: a=2"}));

@@ -3,6 +3,7 @@
 // The engine's private state, shared by engine.cpp (start, stop) and engine_reload.cpp.
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,7 @@
 namespace ganglion::core {
 
 struct reload_draft;
+struct reload_job;
 
 /// The dependencies of the Sensor of `doc` that no event of `provided` serves, dependency →
 /// why (dsl::unresolved_dependencies), for /v1/explain; with `warn`, each is logged located, as
@@ -35,6 +37,10 @@ struct reload_draft;
 std::map<std::string, std::string> warn_unresolved(const dsl::document& doc,
                                                    const dsl::provided_events& provided,
                                                    bool warn = true);
+
+/// Whether the calling thread is one of the scheduler threads of `system`, where waiting for
+/// the system's actors could deadlock (engine_stop.cpp).
+bool on_scheduler_thread(caf::actor_system& system);
 
 struct engine::impl {
   engine_options options;
@@ -98,8 +104,17 @@ struct engine::impl {
   std::map<std::string, std::map<std::string, std::string>> running_sources;
   std::map<std::string, std::map<std::string, std::string>> running_sensors;
   std::map<std::string, std::string> running_buses;
-  /// One reload at a time.
+  /// One reload at a time: set while one is applied; the ones asked for meanwhile wait in
+  /// `queued_reloads`, in order. Both guarded by reload_mutex.
+  bool reloading = false;
+  std::deque<std::pair<std::vector<dsl::document>, reload_done>> queued_reloads;
   std::mutex reload_mutex;
+  /// Plans the reload of `documents` and spawns the actor that applies it and then calls
+  /// `done` (engine_reload.cpp); `self` is this state, which that actor keeps alive.
+  static void begin_reload(const std::shared_ptr<impl>& self,
+                           std::vector<dsl::document> documents, reload_done done);
+  /// Takes the next queued reload, or ends `reloading` when none waits.
+  static void next_reload(const std::shared_ptr<impl>& self);
   /// Guards explain_logs, which a reload changes while admin threads read them.
   mutable std::mutex explain_mutex;
   /// Records the fingerprints of `documents` as the running set.
@@ -121,6 +136,15 @@ struct engine::impl {
   /// The reload steps of the EventSources and Sensors of `draft` (engine_reload.cpp).
   void diff_sources(reload_draft& draft);
   void diff_sensors(reload_draft& draft);
+  /// Plans `job`: its steps, what needs a restart, the phases kept through it.
+  void plan_reload(reload_job& job);
+  /// What is left once the root applied `job`: status, removed sensors' state, the running
+  /// set, the log lines.
+  void finish_reload(reload_job& job);
+  /// The actor that has the root apply `job`, waits for its new sources to report, finishes
+  /// it and answers (engine_reload_apply.cpp).
+  static caf::behavior reload_applier(caf::event_based_actor* self, std::shared_ptr<impl> d,
+                                      std::shared_ptr<reload_job> job);
 };
 
 

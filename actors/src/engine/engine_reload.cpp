@@ -2,15 +2,14 @@
 // fingerprint), and only what changed is started, stopped, restarted or reconfigured — in one
 // message to the root supervisor, so that no event sees half a reload.
 
-#include <chrono>
 #include <set>
-#include <thread>
 
 #include <caf/all.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "engine/engine_impl.hpp"
+#include "engine/reload_job.hpp"
 #include "sensor/sensor_actor.hpp"
 
 namespace ganglion::core {
@@ -19,9 +18,6 @@ namespace {
 
 using prints = std::map<std::string, std::string>;
 using action = reload_step::action;
-
-/// How long the root may take to stop removed children and start their replacements.
-constexpr auto apply_timeout = std::chrono::seconds(30);
 
 std::string print_of(const prints& p, const std::string& key) {
   auto it = p.find(key);
@@ -61,73 +57,7 @@ void keep_phases(status_board& status, const std::vector<component_status>& befo
   }
 }
 
-/// Waits until every source of `names` reports how its start went (listening, failed, or
-/// started and waiting for its service: Pending with a message), so that a reload's answer
-/// means its new webhooks listen.
-void await_sources(const status_board& status, std::set<std::string> names) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!names.empty() && std::chrono::steady_clock::now() < deadline) {
-    for (const auto& c : status.snapshot())
-      if (c.kind == "source" && (c.phase != phase::pending || !c.message.empty()))
-        names.erase(c.name);
-    if (!names.empty())
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  for (const auto& name : names)
-    spdlog::warn("reload: source {} has not started yet", name);
-}
-
-bool apply_steps(caf::actor_system& system, const caf::actor& root,
-                 std::shared_ptr<std::vector<reload_step>> steps) {
-  if (steps->empty())
-    return true;
-  caf::scoped_actor self{system};
-  bool applied = false;
-  self->request(root, apply_timeout, apply_reload{std::move(steps)})
-    .receive([&](bool) { applied = true; },
-             [&](const caf::error& error) {
-               spdlog::error("reload: the engine did not apply every change within {} s: {}",
-                             apply_timeout.count(), system.render(error));
-             });
-  return applied;
-}
-
 } // namespace
-
-/// A reload being planned: the new manifests by name, and what to do with them.
-struct reload_draft {
-  explicit reload_draft(const std::vector<dsl::document>& documents) {
-    for (const auto& doc : documents) {
-      if (auto es = std::get_if<dsl::event_source>(&doc.body)) {
-        sources[es->metadata.name] = &doc;
-        for (const auto& e : es->spec.events)
-          provided.emplace(es->metadata.namespaced_name(), e.name);
-      } else if (auto s = std::get_if<dsl::sensor>(&doc.body)) {
-        sensors[s->metadata.name] = &doc;
-      } else if (auto b = std::get_if<dsl::event_bus>(&doc.body)) {
-        buses[b->metadata.name] = &doc;
-      }
-    }
-  }
-
-  void step(action what, const std::string& kind, const std::string& name, child_spec spec = {}) {
-    steps->push_back(reload_step{what, kind, name, std::move(spec), {}});
-  }
-
-  std::map<std::string, const dsl::document*> sources;
-  std::map<std::string, const dsl::document*> sensors;
-  std::map<std::string, const dsl::document*> buses;
-  dsl::provided_events provided;
-  std::shared_ptr<std::vector<reload_step>> steps = std::make_shared<std::vector<reload_step>>();
-  reload_result result;
-  /// Changed components whose new version cannot run: stopped, shown with the reason.
-  std::vector<std::pair<std::string, std::string>> cannot_run;
-  /// Status names of triggers that went away with their sensor or from a changed one.
-  std::vector<std::string> stale_triggers;
-  std::vector<std::string> removed_sensors;
-  /// Sources started or restarted: the reload's answer waits until they report.
-  std::set<std::string> fresh_sources;
-};
 
 void engine::impl::diff_sources(reload_draft& draft) {
   for (const auto& [es_name, old] : running_sources) {
@@ -242,51 +172,46 @@ void engine::impl::remember(const std::vector<dsl::document>& documents) {
   }
 }
 
-reload_result engine::reload(const std::vector<dsl::document>& documents) {
-  auto& d = *impl_;
-  std::lock_guard guard{d.reload_mutex};
-  if (!d.planned || d.stopped)
-    throw std::logic_error("reload needs a running engine");
-  reload_draft draft{documents};
-  d.check(documents);
-  auto before = d.status.snapshot();
-  d.diff_sources(draft);
-  d.diff_sensors(draft);
+void engine::impl::plan_reload(reload_job& job) {
+  auto& draft = job.draft;
+  check(job.documents);
+  auto before = status.snapshot();
+  diff_sources(draft);
+  diff_sensors(draft);
   for (const auto& [name, doc] : draft.buses)
-    if (auto it = d.running_buses.find(name);
-        it == d.running_buses.end() || it->second != print_of(doc->fingerprints, "eventbus"))
+    if (auto it = running_buses.find(name);
+        it == running_buses.end() || it->second != print_of(doc->fingerprints, "eventbus"))
       draft.result.needs_restart.push_back("eventbus/" + name);
-  for (const auto& [name, print] : d.running_buses)
+  for (const auto& [name, print] : running_buses)
     if (!draft.buses.count(name))
       draft.result.needs_restart.push_back("eventbus/" + name);
   std::set<std::pair<std::string, std::string>> fresh;
   for (const auto& name : draft.fresh_sources)
     fresh.emplace("source", name);
-  keep_phases(d.status, before, fresh);
-  std::vector<component_status> failed;
-  for (const auto& c : d.status.snapshot())
+  keep_phases(status, before, fresh);
+  for (const auto& c : status.snapshot())
     for (const auto& [kind, name] : draft.cannot_run)
       if (c.kind == kind && c.name == name)
-        failed.push_back(c);
+        job.failed.push_back(c);
+}
 
-  if (apply_steps(*d.system, d.root, draft.steps))
-    await_sources(d.status, draft.fresh_sources);
-
-  for (const auto& c : failed)
-    d.status.set(c.kind, c.name, c.phase, c.last_error);
+void engine::impl::finish_reload(reload_job& job) {
+  auto& draft = job.draft;
+  for (const auto& c : job.failed)
+    status.set(c.kind, c.name, c.phase, c.last_error);
   for (const auto& t : draft.stale_triggers)
-    d.status.remove("trigger", t);
+    status.remove("trigger", t);
   for (const auto& name : draft.removed_sensors) {
     {
-      std::lock_guard explain_guard{d.explain_mutex};
-      d.explain_logs.erase(name);
+      std::lock_guard explain_guard{explain_mutex};
+      explain_logs.erase(name);
     }
-    d.forget_sensor(name);
+    forget_sensor(name);
   }
   // The EventBus that runs is the one the process started with.
-  auto buses = std::move(d.running_buses);
-  d.remember(documents);
-  d.running_buses = std::move(buses);
+  auto buses = std::move(running_buses);
+  remember(job.documents);
+  running_buses = std::move(buses);
 
   auto& result = draft.result;
   spdlog::info("reload: {}", result.summary());
@@ -300,7 +225,6 @@ reload_result engine::reload(const std::vector<dsl::document>& documents) {
     spdlog::info("reload: reconfigured {}", joined(result.reconfigured));
   for (const auto& bus : result.needs_restart)
     spdlog::warn("reload: {} changed; the change takes effect when ganglion restarts", bus);
-  return result;
 }
 
 std::string reload_result::summary() const {

@@ -34,14 +34,6 @@ bool on_worker_of(caf::scheduler::abstract_coordinator& scheduler) {
   return false;
 }
 
-/// Whether the calling thread is one of the scheduler threads of `system` (CAF 0.17 has no
-/// query for it: the coordinator's workers are compared with this thread).
-bool on_scheduler_thread(caf::actor_system& system) {
-  auto& scheduler = system.scheduler();
-  return on_worker_of<caf::policy::work_stealing>(scheduler)
-         || on_worker_of<caf::policy::work_sharing>(scheduler);
-}
-
 /// Closes the bus and returns the deadline of the whole stop.
 template <class Impl>
 std::chrono::steady_clock::time_point begin_stop(Impl& d) {
@@ -82,11 +74,24 @@ struct engine_stop_signal {
   std::mutex mutex;
   std::condition_variable changed;
   bool done = false;
+  /// The stopping actor, kept alive here while it waits for the root's down message (a
+  /// monitor holds no reference to it); let go once the stop is done.
+  caf::actor stopper;
+
+  void keep(caf::actor actor) {
+    std::lock_guard guard{mutex};
+    if (!done)
+      stopper = std::move(actor);
+  }
 
   void finish() {
-    std::lock_guard guard{mutex};
-    done = true;
-    changed.notify_all();
+    caf::actor actor;
+    {
+      std::lock_guard guard{mutex};
+      done = true;
+      actor.swap(stopper);
+      changed.notify_all();
+    }
   }
 
   bool finished() {
@@ -99,6 +104,60 @@ struct engine_stop_signal {
     changed.wait(lock, [this] { return done; });
   }
 };
+
+namespace {
+
+using stop_look_atom = caf::atom_constant<caf::atom("gl_st_look")>;
+
+/// How often a stop looks whether the work in flight is done.
+constexpr auto idle_poll = std::chrono::milliseconds(5);
+
+/// Waits until no work is in flight (or the grace is over), ends the root, and once it is
+/// down finishes the stop, signals it and tells `listener` (when not null).
+template <class Impl>
+caf::behavior stopping_actor(caf::event_based_actor* self, std::shared_ptr<Impl> keep,
+                             std::shared_ptr<engine_stop_signal> signal,
+                             std::chrono::steady_clock::time_point deadline,
+                             caf::actor listener) {
+  auto root = keep->root;
+  auto work = keep->work;
+  auto grace = keep->options.shutdown_grace;
+  auto held = std::make_shared<std::shared_ptr<Impl>>(std::move(keep));
+  self->set_down_handler([self, held, signal, deadline, listener](caf::down_msg&) {
+    finish_stop(**held, deadline);
+    // The engine may be gone: its state goes with this reference, before the signal (an
+    // engine with its own system must not end it from one of its threads).
+    held->reset();
+    signal->finish();
+    if (listener)
+      self->send(listener, engine_stopped_atom::value);
+    self->quit();
+  });
+  auto shut_root = [self, root, work, grace] {
+    if (auto left = work->pending(); left > 0)
+      spdlog::warn("shutdown: {} event(s) or firing(s) still in flight after {} ms", left,
+                   grace.count());
+    self->monitor(root);
+    caf::anon_send_exit(root, caf::exit_reason::user_shutdown);
+  };
+  auto look = [self, work, deadline, shut_root] {
+    if (work->pending() > 0 && std::chrono::steady_clock::now() < deadline)
+      self->delayed_send(self, idle_poll, stop_look_atom::value);
+    else
+      shut_root();
+  };
+  look();
+  return {[look](stop_look_atom) { look(); }};
+}
+
+} // namespace
+
+// CAF 0.17 has no query for it: the coordinator's workers are compared with this thread.
+bool on_scheduler_thread(caf::actor_system& system) {
+  auto& scheduler = system.scheduler();
+  return on_worker_of<caf::policy::work_stealing>(scheduler)
+         || on_worker_of<caf::policy::work_sharing>(scheduler);
+}
 
 engine::~engine() {
   if (!impl_->started || (impl_->stopped && !stopping_) || (stopping_ && stopping_->finished()))
@@ -147,19 +206,13 @@ void engine::stop(const caf::actor& listener) {
   }
   auto deadline = begin_stop(d);
   stopping_ = std::make_shared<engine_stop_signal>();
-  auto stopper = [keep = impl_, signal = stopping_, deadline,
-                  listener](caf::blocking_actor* self) mutable {
-    end_root(*keep, deadline);
-    self->wait_for(keep->root);
-    finish_stop(*keep, deadline);
-    // The engine may be gone: its state goes with this reference, before the signal (an
-    // engine with its own system must not end it from one of its threads).
-    keep.reset();
-    signal->finish();
-    if (listener)
-      self->send(listener, engine_stopped_atom::value);
-  };
-  d.system->spawn<caf::detached>(std::move(stopper));
+  // Closing a remote bus and flushing the log block: then the stopper gets a thread of its own
+  // rather than hold one of a host's scheduler threads.
+  if (d.options.remote || d.log)
+    stopping_->keep(
+      d.system->spawn<caf::detached>(stopping_actor<impl>, impl_, stopping_, deadline, listener));
+  else
+    stopping_->keep(d.system->spawn(stopping_actor<impl>, impl_, stopping_, deadline, listener));
 }
 
 caf::actor engine::root() const {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -117,8 +118,20 @@ public:
   /// engine, comparing them with the running set by fingerprint. Only changed parts restart: a
   /// new source or sensor starts, a removed one stops, a changed source event restarts, a
   /// changed sensor is reconfigured in place (unchanged dependencies keep their join state).
-  /// One reload at a time; callable from any thread after start().
+  /// One reload at a time; callable after start() from any thread but a scheduler thread of
+  /// the engine's actor system (std::logic_error there, where waiting could deadlock: use
+  /// reload(documents, done)). Blocks until the changes are applied and the new sources
+  /// report how their start went.
   reload_result reload(const std::vector<dsl::document>& documents);
+
+  /// What reload(documents, done) calls once the reload is applied.
+  using reload_done = std::function<void(reload_result)>;
+
+  /// The same without blocking: plans at once (throws std::logic_error as reload() when the
+  /// engine does not run), applies from an actor of the engine's system and then calls `done`
+  /// on one of its threads. Reloads asked for while one is applied wait for it and follow in
+  /// order. Callable from anywhere, an actor's handler included.
+  void reload(const std::vector<dsl::document>& documents, reload_done done);
 
   /// What restart_source did.
   enum class restart_outcome {
