@@ -77,6 +77,15 @@ TEST(template_test, number_literals_in_go_syntax) {
   check({
     {"{{ 0x1p3 }}|{{ 0x1p-2 }}|{{ 1_0.5 }}|{{ 0x1F }}|{{ 1e3 }}", "null", "8|0.25|10.5|31|1000"},
   });
+  // Integers through strconv.ParseInt with base 0: octal with `0o` or a leading 0, binary,
+  // separators after a prefix, a sign.
+  check({
+    {"{{ 017 }}|{{ 0o17 }}|{{ 0O17 }}|{{ 0b101 }}|{{ 0B11 }}|{{ 1_000 }}|{{ 0x_1F }}", "null",
+     "15|15|15|5|3|1000|31"},
+    {"{{ -0b11 }}|{{ +0o7 }}|{{ 0 }}|{{ -9223372036854775808 }}|{{ 9223372036854775807 }}",
+     "null", "-3|7|0|-9223372036854775808|9223372036854775807"},
+    {"{{ add 0o10 0b10 }}", "null", "10"},
+  });
 }
 
 TEST(template_test, variables_and_pipelines) {
@@ -190,6 +199,17 @@ void expect_compile_error(std::string_view text, std::size_t offset, std::string
     EXPECT_EQ(e.offset(), offset) << e.what();
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
+}
+
+TEST(template_test, number_literals_go_refuses) {
+  // 08 is octal with a digit 8: ParseFloat reads it, and an integer-looking float is, for Go,
+  // an integer that does not fit.
+  expect_compile_error("{{ 08 }}", 3, "integer overflow: \"08\"");
+  expect_compile_error("{{ 9223372036854775808 }}", 3, "integer overflow");
+  expect_compile_error("{{ 0b102 }}", 3, "bad number syntax: \"0b102\"");
+  expect_compile_error("{{ 0o8 }}", 3, "bad number syntax");
+  expect_compile_error("{{ 1__0 }}", 3, "bad number syntax");
+  expect_compile_error("{{ 0b_ }}", 3, "bad number syntax");
 }
 
 TEST(template_test, compile_errors_with_offsets) {

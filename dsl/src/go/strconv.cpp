@@ -267,6 +267,40 @@ parsed_float parse_float(std::string_view text) {
   return {negative ? -v : v, true};
 }
 
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  bool negative = false;
+  std::string_view s = text;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty() || (s.find('_') != std::string_view::npos && !underscores_ok(s)))
+    return std::nullopt;
+  unsigned base = 10;
+  std::string_view digits = s;
+  if (s[0] == '0') {
+    char prefix = s.size() >= 3 ? static_cast<char>(s[1] | 0x20) : '\0';
+    base = prefix == 'x' ? 16 : prefix == 'b' ? 2 : 8;
+    digits.remove_prefix(prefix == 'x' || prefix == 'b' || prefix == 'o' ? 2 : 1);
+  }
+  const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+  std::uint64_t n = 0;
+  for (char c : digits) {
+    if (c == '_')
+      continue;
+    unsigned digit = is_digit(c)                   ? static_cast<unsigned>(c - '0')
+                     : is_hex_digit(c) ? static_cast<unsigned>((c | 0x20) - 'a' + 10)
+                                       : base;
+    if (digit >= base || n > (limit - digit) / base)
+      return std::nullopt;
+    n = n * base + digit;
+  }
+  if (negative)
+    return n == std::uint64_t{1} << 63 ? std::numeric_limits<std::int64_t>::min()
+                                       : -static_cast<std::int64_t>(n);
+  return static_cast<std::int64_t>(n);
+}
+
 std::string format_float(double value) {
   if (std::isnan(value))
     return "NaN";

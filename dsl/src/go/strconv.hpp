@@ -3,6 +3,7 @@
 // Go standard-library behaviours the Argo semantics depend on (strconv, encoding/json string
 // escaping) and tidwall/match wildcards, reproduced exactly.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,11 @@ struct parsed_float {
 /// `_` between digits (`1_000.5`), and inf/infinity/nan; ±Inf with ok = false on overflow,
 /// like Go. The one ParseFloat of ganglion: validate and the filters both use it.
 parsed_float parse_float(std::string_view text);
+
+/// strconv.ParseInt(text, 0, 64): an optional sign, then `0x`/`0X` hex, `0o`/`0O` or a
+/// leading `0` octal, `0b`/`0B` binary, else decimal, with `_` between digits; nullopt on a
+/// syntax error or when the value does not fit in 64 bits.
+std::optional<std::int64_t> parse_int(std::string_view text);
 
 /// strconv.FormatFloat(value, 'f', -1, 64): the shortest round-tripping fixed notation.
 std::string format_float(double value);

@@ -1,8 +1,6 @@
 // The parser of Go text/template: actions, control structures, pipelines and operands.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -25,23 +23,18 @@ std::size_t chain_end(const token& t) {
   }
 }
 
-// A number literal as Go's template parser reads it: a float (hex with a `p` exponent, `0x1p3`
-// is 8; decimal with `.` or an exponent) through strconv.ParseFloat, else an integer.
+// A number literal as Go's template parser reads it (parse.newNumber): an integer through
+// strconv.ParseInt with base 0 (`0x1F`, `0o17` and `017` octal, `0b101`, `1_000`), else a float
+// through strconv.ParseFloat (`0x1p3` is 8, `1e3`); a float without `.`, an exponent or `p`
+// is an integer too large for int64.
 value number_literal(const std::string& text, std::size_t offset) {
-  std::string digits;
-  std::copy_if(text.begin(), text.end(), std::back_inserter(digits), [](char c) { return c != '_'; });
-  bool hex = digits.find("0x") != std::string::npos || digits.find("0X") != std::string::npos;
-  bool is_float = digits.find_first_of(hex ? "pP" : ".eE") != std::string::npos;
-  const char* begin = digits.c_str();
-  char* end = nullptr;
-  errno = 0;
-  if (is_float) {
-    if (auto parsed = go::parse_float(text); parsed.ok)
-      return parsed.value;
-  } else {
-    long long n = std::strtoll(begin, &end, hex ? 16 : 10);
-    if (end == begin + digits.size() && errno == 0)
-      return static_cast<std::int64_t>(n);
+  if (auto n = go::parse_int(text))
+    return *n;
+  if (auto parsed = go::parse_float(text); parsed.ok) {
+    if (text.find_first_of(".eEpP") == std::string::npos)
+      throw compile_error(
+        fmt::format("template: integer overflow: \"{}\" at offset {}", text, offset), offset);
+    return parsed.value;
   }
   throw compile_error(fmt::format("template: bad number syntax: \"{}\" at offset {}", text, offset),
                       offset);
