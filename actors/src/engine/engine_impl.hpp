@@ -63,7 +63,8 @@ struct engine::impl {
   std::vector<std::shared_ptr<const dsl::event_source>> event_sources;
   std::map<std::string, std::shared_ptr<explain_log>> explain_logs;
   bool started = false;
-  bool stopped = false;
+  /// Set by the stop; read by reloads and status from other threads.
+  std::atomic<bool> stopped{false};
   /// Set once every component is registered in `status`, so that readiness is not judged on
   /// a half-built plan.
   std::atomic<bool> planned{false};
