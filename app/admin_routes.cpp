@@ -94,7 +94,24 @@ http::handler guarded(std::shared_ptr<const admin_access> access, admin_route_ki
   };
 }
 
+/// 200 `ready` once every source listens, else 503 with the blockers, a line each.
+http::response readiness(core::engine& engine) {
+  if (engine.ready())
+    return http::text_response(200, "ready");
+  std::string body = "not ready:\n";
+  for (const auto& line : engine.status().blockers())
+    body += line + "\n";
+  return http::text_response(503, body);
+}
+
 } // namespace
+
+http::route serve_readiness(http::runtime& transport, const http::listen_address& at,
+                            core::engine& engine) {
+  return transport.servers->add_route(
+    at.host, at.port, "/ready",
+    [&engine](http::request&&, http::responder reply) { reply(readiness(engine)); });
+}
 
 std::vector<http::route> serve_admin(http::runtime& transport, const std::string& host_port,
                                      core::engine& engine, admin_access access,
@@ -127,14 +144,7 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
   using enum admin_route_kind;
   std::vector<http::route> routes;
   routes.push_back(serve("/health", [] { return http::text_response(200, "OK"); }, probe));
-  routes.push_back(serve("/ready", [&engine] {
-    if (engine.ready())
-      return http::text_response(200, "ready");
-    std::string body = "not ready:\n";
-    for (const auto& line : engine.status().blockers())
-      body += line + "\n";
-    return http::text_response(503, body);
-  }, probe));
+  routes.push_back(serve("/ready", [&engine] { return readiness(engine); }, probe));
   routes.push_back(serve(
     "/metrics",
     [&engine] {

@@ -20,4 +20,10 @@ std::vector<http::route> serve_admin(http::runtime& transport, const std::string
                                      core::engine& engine, admin_access access = {},
                                      reloader* reloads = nullptr);
 
+/// `/ready` for `engine` on the --listen address (every listener answers /health itself):
+/// 200 once every source listens, else 503 with what blocks it. Throws when the address is in
+/// use.
+http::route serve_readiness(http::runtime& transport, const http::listen_address& at,
+                            core::engine& engine);
+
 } // namespace ganglion::app

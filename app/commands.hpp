@@ -40,6 +40,9 @@ struct run_options {
   std::uint64_t retention_mb = 1024;
   std::string retention_age = "24h";
   std::string webhook_host = "0.0.0.0";
+  /// `--listen [HOST]:PORT` or `$PORT`: every webhook, /health and /ready on that one port;
+  /// empty: each webhook on the port its manifest names.
+  std::string listen;
   std::size_t bus_capacity = 65536;
   std::size_t bus_capacity_mib = 1024;
   double shutdown_grace_seconds = 10;
@@ -68,6 +71,8 @@ struct validate_options {
   /// `--object-identity`, as `run` will get it: `namespace` reports the objects that leave
   /// their namespace; empty: `engine`.
   std::string object_identity;
+  /// `--listen`, as `run` will get it: an endpoint two webhooks serve is an error.
+  std::string listen;
   core::option_values kind_options; ///< the options the kinds declare, as `run` will get them
 };
 

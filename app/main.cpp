@@ -7,8 +7,23 @@
 
 #include "commands.hpp"
 #include "ganglion/core/logging.hpp"
+#include "ganglion/http/listen.hpp"
 #include "kind_flags.hpp"
 #include "kinds.hpp"
+
+namespace {
+
+/// --listen's value is an address http::parse_listen reads; its error otherwise.
+std::string listen_check(const std::string& value) {
+  try {
+    ganglion::http::parse_listen(value);
+    return {};
+  } catch (const std::exception& ex) {
+    return std::string(ex.what()) + " (from --listen, or $PORT when --listen is not given)";
+  }
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   using namespace ganglion::app;
@@ -106,6 +121,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--webhook-host", run.webhook_host,
                       "Address webhook event sources listen on")
     ->capture_default_str();
+  run_cmd
+    ->add_option("--listen", run.listen,
+                 "[HOST]:PORT (or PORT) that serves every webhook, routed by endpoint, with "
+                 "/health and /ready; the ports the manifests name are not bound (default: "
+                 "$PORT when set, as Knative and other one-port platforms give it)")
+    ->envname("PORT")
+    ->check(listen_check);
   run_cmd->add_option("--bus-capacity", run.bus_capacity,
                       "Events alive at once before sources are refused (HTTP 503)")
     ->capture_default_str();
@@ -147,6 +169,12 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("-f,--file", validate.files, "Manifest files or directories")->required();
   validate_cmd->add_flag("--strict", validate.strict,
                          "Unknown fields and objects run will not run are errors, not warnings");
+  validate_cmd
+    ->add_option("--listen", validate.listen,
+                 "The --listen run will get: two webhooks serving one endpoint is an error "
+                 "(default: $PORT when set)")
+    ->envname("PORT")
+    ->check(listen_check);
   validate_cmd->add_option("--secrets-dir", validate.secrets_dir,
                            "Directory run will read secrets from: each referenced "
                            "<dir>/<secret-name>/<key> must exist");

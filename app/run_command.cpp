@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -185,6 +186,15 @@ int run_command(const run_options& options) {
   http::runtime_options transport_options;
   transport_options.bind_host = options.webhook_host;
   transport_options.server.threads = options.io_threads;
+  if (!options.listen.empty())
+    transport_options.listen = http::parse_listen(options.listen);
+  if (transport_options.listen && !options.admin.empty()
+      && options.admin.ends_with(":" + std::to_string(transport_options.listen->port))) {
+    spdlog::error("--admin {} and --listen {} share a port: give the admin endpoints a port of "
+                  "their own, or leave --admin out (/health and /ready are on the --listen port)",
+                  options.admin, transport_options.listen->to_string());
+    return 1;
+  }
   auto transport = std::make_shared<http::runtime>(transport_options);
   auto settings =
     settings_of(options.kind_options, options.kubeconfig, object_identity_of(options));
@@ -285,6 +295,19 @@ int run_command(const run_options& options) {
     spdlog::info("admin endpoints on http://{}", options.admin);
   }
 
+  std::optional<http::route> readiness;
+  if (auto listen = transport->listen) {
+    try {
+      readiness = serve_readiness(*transport, *listen, engine);
+    } catch (const std::exception& ex) {
+      spdlog::error("cannot serve --listen {}: {}", listen->to_string(), ex.what());
+      return 1;
+    }
+    spdlog::info("every webhook, /health and /ready on http://{} (--listen); the ports the "
+                 "manifests name are not bound",
+                 listen->to_string());
+  }
+
   engine.start(loaded.documents);
   // The engine keeps its own copies; the documents' YAML positions are no longer needed.
   loaded = {};
@@ -323,6 +346,7 @@ int run_command(const run_options& options) {
   cluster.reset();
   engine.stop();
   admin.clear();
+  readiness.reset();
   last_line.stopped = true;
   return 0;
 }

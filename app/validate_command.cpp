@@ -9,8 +9,11 @@
 namespace ganglion::app {
 
 int validate_command(const validate_options& options) {
+  http::runtime_options transport;
+  if (!options.listen.empty())
+    transport.listen = http::parse_listen(options.listen);
   auto registered =
-    register_kinds(std::make_shared<http::runtime>(),
+    register_kinds(std::make_shared<http::runtime>(transport),
                    settings_of(options.kind_options, options.kubeconfig, options.object_identity));
   auto result = dsl::load_manifests(options.files, load_options_for(registered, options.strict));
   auto unresolved = dsl::unresolved_dependencies(result.documents);

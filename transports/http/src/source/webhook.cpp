@@ -176,11 +176,13 @@ private:
 };
 
 std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::string& bind_host,
+                                            const std::optional<listen_address>& listen,
                                             const core::source_context& ctx) {
   if (!ctx.bus)
     throw core::source_error("webhook source started without a bus");
   const auto& spec = core::spec_of<webhook_spec>(ctx);
-  auto port = parse_port(spec.port);
+  auto port = listen ? listen->port : parse_port(spec.port);
+  const auto& host = listen ? listen->host : bind_host;
 
   auto state = std::make_shared<endpoint_state>(endpoint_state{
     ctx.event_source_name, ctx.event_name, spec.method, spec.metadata, std::nullopt, ctx.bus,
@@ -196,13 +198,13 @@ std::unique_ptr<core::source> start_webhook(server_pool& servers, const std::str
     state->metrics.count_received();
     state->metrics.count_rejected("too_large");
   };
-  if (spec.server_cert_secret)
+  if (spec.server_cert_secret && !listen)
     options.tls = tls_identity{read_secret(ctx, *spec.server_cert_secret),
                                read_secret(ctx, *spec.server_key_secret)};
 
   auto scheme = options.tls ? "https" : "http";
   try {
-    auto r = servers.add_route(bind_host, port, spec.endpoint,
+    auto r = servers.add_route(host, port, spec.endpoint,
                                [state](request&& req, responder reply) {
                                  handle(state, std::move(req), std::move(reply));
                                },
@@ -239,10 +241,14 @@ std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
 }
 
 core::source_factory make_webhook_source_factory(std::shared_ptr<server_pool> servers,
-                                                 std::string bind_host) {
-  return {[servers = std::move(servers), bind_host = std::move(bind_host)](
-            const core::source_context& ctx) { return start_webhook(*servers, bind_host, ctx); },
-          check_webhook_source, webhook_spec_step()};
+                                                 std::string bind_host,
+                                                 std::optional<listen_address> listen) {
+  auto one_port = listen.has_value();
+  return {[servers = std::move(servers), bind_host = std::move(bind_host),
+           listen = std::move(listen)](const core::source_context& ctx) {
+            return start_webhook(*servers, bind_host, listen, ctx);
+          },
+          check_webhook_source, webhook_spec_step(one_port)};
 }
 
 } // namespace ganglion::http

@@ -50,6 +50,24 @@ std::optional<dsl::spec_claim> webhook_claim(const webhook_spec& w) {
                          "endpoint"};
 }
 
+void check_one_port(const webhook_spec& w, const dsl::spec_check_input& in) {
+  if (w.endpoint == "/health" || w.endpoint == "/ready")
+    in.cx.error(child_path(in.path, "endpoint"),
+                "endpoint " + w.endpoint + " is ganglion's own on the --listen port; choose "
+                "another endpoint");
+  if (w.server_cert_secret || w.server_key_secret)
+    in.cx.warning(child_path(in.path, w.server_cert_secret ? "serverCertSecret" : "serverKeySecret"),
+                  "not used with --listen: every webhook is served in plain HTTP on that one "
+                  "port, and TLS ends at the platform in front of it (Knative's ingress, a load "
+                  "balancer)");
+}
+
+std::optional<dsl::spec_claim> one_port_claim(const webhook_spec& w) {
+  if (w.endpoint.empty())
+    return std::nullopt;
+  return dsl::spec_claim{"endpoint " + w.endpoint + " on the --listen port", "endpoint"};
+}
+
 void check_trigger(const trigger_spec& http, const dsl::spec_check_input& in) {
   const auto& path = in.path;
   const auto& cx = in.cx;

@@ -22,6 +22,12 @@ void check_webhook(const webhook_spec& spec, const dsl::spec_check_input& in);
 /// What a webhook event holds alone: its port and endpoint (none while either is invalid).
 std::optional<dsl::spec_claim> webhook_claim(const webhook_spec& spec);
 
+/// With every webhook on the --listen port: a warning that TLS settings are not used.
+void check_one_port(const webhook_spec& spec, const dsl::spec_check_input& in);
+
+/// What a webhook event holds alone when every webhook shares the --listen port: its endpoint.
+std::optional<dsl::spec_claim> one_port_claim(const webhook_spec& spec);
+
 /// Argo's validateHTTPTrigger for `template.http`.
 void check_trigger(const trigger_spec& spec, const dsl::spec_check_input& in);
 

@@ -46,8 +46,9 @@ struct trigger_spec {
 };
 
 /// The spec step of the webhook source (reads and checks `spec.webhook.<event>`; an event
-/// holds its port and endpoint alone).
-dsl::kind_spec webhook_spec_step();
+/// holds its port and endpoint alone). With `one_port` (`--listen`, every webhook on one
+/// port) an event holds its endpoint alone, and TLS settings are reported as not used.
+dsl::kind_spec webhook_spec_step(bool one_port = false);
 
 /// The spec step of the http trigger (reads and checks `template.http`).
 dsl::kind_spec trigger_spec_step();

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ganglion/core/source.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "ganglion/http/client.hpp"
+#include "ganglion/http/listen.hpp"
 #include "ganglion/http/server.hpp"
 
 namespace ganglion::http {
@@ -16,6 +18,9 @@ struct runtime_options {
   client_options client;
   /// Address webhooks listen on (Argo listens on every interface).
   std::string bind_host = "0.0.0.0";
+  /// When set, every webhook is served on this one address, routed by endpoint, instead of on
+  /// the ports the manifests name (`run --listen`, `$PORT`).
+  std::optional<listen_address> listen;
 };
 
 /// The HTTP transport's shared machinery: one server pool (webhooks, admin) and one client
@@ -27,6 +32,7 @@ struct runtime {
   std::shared_ptr<server_pool> servers;
   std::shared_ptr<http::client> requests;
   std::string bind_host;
+  std::optional<listen_address> listen;
 };
 
 /// Registers the `webhook` source and the `http` trigger.
