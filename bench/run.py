@@ -14,7 +14,8 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from runner import baselines, buses, kubernetes, micro, report, scenarios, signals  # noqa: E402
+from runner import (baselines, buses, kubernetes, micro, report, scenarios,  # noqa: E402
+                    serverless, signals)
 from runner.context import Context  # noqa: E402
 from runner.figures import text_table  # noqa: E402
 from runner.procs import StepError, raise_on_signals  # noqa: E402
@@ -45,6 +46,9 @@ def steps(ctx):
          f"{ctx.duration_s} s open loops", kubernetes.k8s_trigger),
         (f"signal service → generic source → log trigger (durable, then in-memory bus) vs a raw "
          f"gRPC client, {signals.event_count(ctx):,} events", signals.generic_log),
+        ("exec → /ready of the quick start with --listen, vs exec → exit of `ganglion version`",
+         serverless.exec_to_ready),
+        ("100 sensors idle: CPU and wake-ups", serverless.idle_cost),
     ]
 
 
@@ -52,7 +56,7 @@ def estimate_s(ctx):
     """A rough duration of the run in seconds."""
     if ctx.quick:
         return 180
-    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 180
+    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 180 + 75
 
 
 def parse_args():

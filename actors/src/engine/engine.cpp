@@ -58,6 +58,9 @@ bool runs_programs(const dsl::sensor& sensor) {
   return false;
 }
 
+/// How often an idle scheduler worker wakes to look for work to steal.
+constexpr std::chrono::milliseconds idle_wakeup{1000};
+
 } // namespace
 
 void engine::impl::check(const std::vector<dsl::document>& documents) {
@@ -380,6 +383,10 @@ engine::engine(engine_options options, source_registry sources, trigger_registry
   if (threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency()) - 1;
   impl_->config.set("scheduler.max-threads", std::max<std::size_t>(1, threads));
+  // An idle worker sleeps on a condition variable that a job for it wakes; this is only how
+  // often it wakes anyway to steal from busy peers (CAF's default, 10 ms, is 100 wake-ups a
+  // second per worker while nothing happens). A worker goes there after ~25 ms without work.
+  impl_->config.set("work-stealing.relaxed-sleep-duration", caf::timespan{idle_wakeup});
   impl_->owned_system = std::make_unique<caf::actor_system>(impl_->config);
   impl_->system = impl_->owned_system.get();
   impl_->init(std::move(options), std::move(sources), std::move(triggers));
