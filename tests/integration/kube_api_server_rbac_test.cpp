@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
+#include <tuple>
 
 #include <curl/curl.h>
 #include <gtest/gtest.h>
@@ -454,7 +455,12 @@ TEST(kube_api_server_rbac, kubectl_applies_deploy_rbac_and_auth_can_i_sees_it) {
     auto code = process.wait(std::chrono::seconds(60));
     return std::pair{code.value_or(-1), process.output()};
   };
-  auto [code, out] = run({"apply", "-f", std::string(GANGLION_SOURCE_DIR) + "/deploy/rbac/"});
+  // The ServiceAccount and Role as deploy/base builds on them, then the other two files.
+  const auto rbac = std::string(GANGLION_SOURCE_DIR) + "/deploy/rbac";
+  auto [code, out] = run({"apply", "-k", rbac});
+  ASSERT_EQ(code, 0) << out;
+  std::tie(code, out) = run({"apply", "-f", rbac + "/cluster-role.yaml", "-f",
+                             rbac + "/tenant-example.yaml"});
   ASSERT_EQ(code, 0) << out;
   ASSERT_TRUE(server.get("rbac.authorization.k8s.io/v1", "RoleBinding", "argo-events", "ganglion"));
   ASSERT_TRUE(server.get("v1", "ServiceAccount", "argo-events", "ganglion"));

@@ -50,6 +50,9 @@ void ensure_consumer(jsCtx* js, const consumer_settings& settings, const std::st
     throw std::runtime_error(fmt::format("cannot create the JetStream consumer {} on {}: {}",
                                          name, subject, status_text(s)));
   jsConsumerInfo_Destroy(info);
+  // The name an autoscaler reads the pending count of (KEDA's nats-jetstream scaler).
+  spdlog::info("jetstream bus: created the durable consumer {} of stream {} for {}", name,
+               settings.stream, subject);
 }
 
 } // namespace
