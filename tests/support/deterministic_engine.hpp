@@ -74,6 +74,9 @@ public:
   /// Runs until nothing is left to do without the clock.
   void run() { det_.run(); }
 
+  /// Runs the next job alone (one actor handling its next message); false when none is queued.
+  bool run_once() { return det_.sched().try_run_once(); }
+
   /// Moves the clock by `by`, fires what became due and runs.
   void advance(caf::timespan by) { det_.advance(by); }
 

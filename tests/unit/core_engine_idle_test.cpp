@@ -124,8 +124,19 @@ struct engine_under_test {
   }
 
   bool gauge_reads(std::int64_t value) {
-    auto line = "\nganglion_work_in_flight " + std::to_string(value) + "\n";
+    return series_reads("ganglion_work_in_flight", value);
+  }
+
+  /// Whether /metrics has the line `<series> <value>`.
+  bool series_reads(const std::string& series, std::int64_t value) {
+    auto line = "\n" + series + " " + std::to_string(value) + "\n";
     return engine->metrics().render().find(line) != std::string::npos;
+  }
+
+  /// Publishes an event of `hooks/<event>` without running any actor.
+  bool publish(const std::string& event) {
+    std::lock_guard guard{held->mutex};
+    return test::publish_hook(*held->publishers[event], event, "{}");
   }
 };
 
@@ -140,10 +151,36 @@ TEST(engine_idle, a_running_firing_keeps_the_engine_busy_until_it_finishes) {
   EXPECT_EQ(t.engine->in_flight(), 1) << "the firing of `now` still runs";
   EXPECT_TRUE(t.gauge_reads(1)) << t.engine->metrics().render();
   EXPECT_FALSE(t.engine->wait_idle(0ms));
+  EXPECT_TRUE(t.series_reads(R"(ganglion_trigger_executions_in_flight{sensor="s",trigger="now"})", 1))
+    << t.engine->metrics().render();
   EXPECT_EQ(t.release(), std::vector<std::string>{"now"});
   EXPECT_EQ(t.engine->in_flight(), 0);
   EXPECT_TRUE(t.engine->wait_idle(0ms));
   EXPECT_TRUE(t.gauge_reads(0)) << t.engine->metrics().render();
+  EXPECT_TRUE(t.series_reads(R"(ganglion_trigger_executions_in_flight{sensor="s",trigger="now"})", 0))
+    << t.engine->metrics().render();
+}
+
+TEST(engine_idle, a_sensors_backlog_is_what_the_bus_routed_to_it_and_it_has_not_judged) {
+  engine_under_test t;
+  const std::string backlog = R"(ganglion_sensor_backlog{sensor="s"})";
+  EXPECT_TRUE(t.series_reads(backlog, 0)) << t.engine->metrics().render();
+  ASSERT_TRUE(t.publish("a"));
+  ASSERT_TRUE(t.publish("b"));
+  ASSERT_TRUE(t.publish("c")); // no dependency: routed to no sensor
+  // Accepted, not routed yet: the bus's queue is not a sensor's backlog.
+  EXPECT_TRUE(t.series_reads(backlog, 0));
+  // The dispatcher routes both to `s`; `s` has not run.
+  ASSERT_TRUE(t.engine.run_once());
+  EXPECT_TRUE(t.series_reads(backlog, 2)) << t.engine->metrics().render();
+  auto text = t.engine->metrics().render();
+  EXPECT_NE(text.find(R"(ganglion_sensor_backlog_oldest_milliseconds{sensor="s"} )"),
+            std::string::npos)
+    << text;
+  t.engine.run();
+  EXPECT_TRUE(t.series_reads(backlog, 0)) << t.engine->metrics().render();
+  EXPECT_TRUE(t.series_reads(R"(ganglion_sensor_backlog_oldest_milliseconds{sensor="s"})", 0));
+  t.release();
 }
 
 TEST(engine_idle, an_event_held_in_a_join_or_heard_by_no_sensor_leaves_the_engine_idle) {

@@ -130,9 +130,15 @@ void embedded_bus::subscribe(const std::string& source, const std::string& subje
     list.push_back(std::move(subscriber));
 }
 
+void embedded_bus::track(const caf::actor& subscriber, std::shared_ptr<sensor_backlog> backlog) {
+  std::lock_guard guard{mutex_};
+  backlogs_[subscriber] = std::move(backlog);
+}
+
 void embedded_bus::unsubscribe(const caf::actor_addr& subscriber) {
   std::lock_guard guard{mutex_};
   routes_.erase_if([&](const caf::actor& a) { return a.address() == subscriber; });
+  std::erase_if(backlogs_, [&](const auto& b) { return b.first.address() == subscriber; });
 }
 
 void embedded_bus::unsubscribe(const std::string& source, const std::string& subject,
@@ -178,6 +184,10 @@ void embedded_bus::drain(caf::event_based_actor* self) {
       work_->done();
       item.event.reset();
     }
+    auto now = sensor_backlog::clock::now();
+    for (auto& [subscriber, batch] : batches)
+      if (auto it = backlogs_.find(subscriber); it != backlogs_.end())
+        batch.waiting = it->second->enter(batch.events.size(), now);
   }
   drained_.clear();
   for (auto& [subscriber, batch] : batches) {

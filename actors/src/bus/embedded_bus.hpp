@@ -14,6 +14,7 @@
 #include "ganglion/core/bus.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "bus/route_index.hpp"
+#include "runtime/sensor_backlog.hpp"
 #include "runtime/work_tracker.hpp"
 
 namespace ganglion::core {
@@ -49,7 +50,10 @@ public:
   /// Routes events of (source, subject) to `subscriber`.
   void subscribe(const std::string& source, const std::string& subject, caf::actor subscriber);
 
-  /// Removes every route to the actor with address `subscriber`.
+  /// Counts what is routed to `subscriber` and not judged yet in `backlog` (its sensor's).
+  void track(const caf::actor& subscriber, std::shared_ptr<sensor_backlog> backlog);
+
+  /// Removes every route to the actor with address `subscriber`, and its backlog.
   void unsubscribe(const caf::actor_addr& subscriber);
 
   /// Removes the route of (source, subject) to the actor with address `subscriber`.
@@ -113,6 +117,8 @@ private:
   std::mutex mutex_;
   caf::actor dispatcher_;
   route_table routes_; ///< guarded by mutex_
+  /// The backlog of each tracked subscriber, guarded by mutex_.
+  std::unordered_map<caf::actor, std::shared_ptr<sensor_backlog>> backlogs_;
   counter& accepted_;
   counter& saturated_;
   counter& failed_;

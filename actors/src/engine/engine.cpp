@@ -304,11 +304,27 @@ std::optional<child_spec> engine::impl::sensor_child(
   // sensor has compiled.
   if (options.remote)
     return spec; // the sensor subscribes to the remote bus itself, once this replica owns it
-  spec.on_started = [bus = bus, subscriptions](const caf::actor& handle) {
+  spec.on_started = [bus = bus, subscriptions, backlog = backlog_of(name)](const caf::actor& handle) {
+    bus->track(handle, backlog);
     for (const auto& [source, subject] : subscriptions)
       bus->subscribe(source, subject, handle);
   };
   return spec;
+}
+
+std::shared_ptr<sensor_backlog> engine::impl::backlog_of(const std::string& sensor) {
+  auto& backlog = backlogs[sensor];
+  if (backlog)
+    return backlog;
+  backlog = std::make_shared<sensor_backlog>();
+  labels series{{"sensor", sensor}};
+  metrics.set_gauge("ganglion_sensor_backlog",
+                    "Events the embedded bus routed to a sensor that it has not judged yet",
+                    series, [backlog] { return backlog->events(); });
+  metrics.set_gauge("ganglion_sensor_backlog_oldest_milliseconds",
+                    "How long the oldest event routed to a sensor and not judged yet has waited",
+                    series, [backlog] { return backlog->oldest_ms(sensor_backlog::clock::now()); });
+  return backlog;
 }
 
 void engine::impl::open_log() {

@@ -134,6 +134,10 @@ struct engine::impl {
   void explain_dependencies(const dsl::sensor& sensor, std::map<std::string, std::string> unfed);
   /// Drops what a removed sensor left behind (durable state); called once it is down.
   void forget_sensor(const std::string& name);
+  /// The backlog of `sensor` on the embedded bus, with its two gauges (created once, kept
+  /// through restarts and reloads of the sensor). Planning only: not guarded.
+  std::shared_ptr<sensor_backlog> backlog_of(const std::string& sensor);
+  std::map<std::string, std::shared_ptr<sensor_backlog>> backlogs;
   /// The reload steps of the EventSources and Sensors of `draft` (engine_reload.cpp).
   void diff_sources(reload_draft& draft);
   void diff_sensors(reload_draft& draft);

@@ -10,6 +10,7 @@
 
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/trigger.hpp"
+#include "runtime/sensor_backlog.hpp"
 #include "runtime/work_tracker.hpp"
 
 namespace ganglion::core {
@@ -19,6 +20,8 @@ struct event_batch {
   std::vector<event_ptr> events;
   /// One unit per event, returned to the tracker if the sensor never receives the batch.
   std::shared_ptr<work_ticket> ticket = {};
+  /// The batch's place in its sensor's backlog (embedded bus); it leaves once judged.
+  std::shared_ptr<sensor_backlog::entry> waiting = {};
 };
 
 class unfinished_events;

@@ -10,6 +10,7 @@
 namespace ganglion::core {
 
 trigger_state::~trigger_state() {
+  in_flight->store(0, std::memory_order_relaxed);
   // Work abandoned by a stopped or failed trigger no longer holds up shutdown; on the durable
   // bus its events stay unfinished, to be delivered again at the next start.
   if (setup.work)
@@ -44,7 +45,7 @@ void pump(trigger_ptr self) {
         st.gate_wakeup_pending = true;
         self->delayed_send(self, *wait, pump_atom::value);
       }
-      return;
+      break;
     }
     auto id = st.next_id++;
     auto& run = st.running[id];
@@ -54,6 +55,8 @@ void pump(trigger_ptr self) {
     st.waiting.pop_front();
     launch(self, id);
   }
+  st.in_flight->store(static_cast<std::int64_t>(st.waiting.size() + st.running.size()),
+                      std::memory_order_relaxed);
 }
 
 void finish(trigger_ptr self, std::uint64_t id) {
@@ -149,6 +152,10 @@ void register_metrics(trigger_state& st) {
     &metrics.get_counter("ganglion_triggers_dead_letter_total", dlq_help, dlq("success"));
   st.dead_letter_failed =
     &metrics.get_counter("ganglion_triggers_dead_letter_total", dlq_help, dlq("failure"));
+  metrics.set_gauge("ganglion_trigger_executions_in_flight",
+                    "Firings a trigger has taken and not finished (waiting for its rate limit or "
+                    "concurrency, executing, between retries, or in its dead-letter trigger)",
+                    series, [in_flight = st.in_flight] { return in_flight->load(); });
   st.latency = &metrics.get_histogram("ganglion_trigger_duration_seconds",
                                       "Time from a trigger's firing to the end of its execution "
                                       "(retries and dead-letter trigger included)",

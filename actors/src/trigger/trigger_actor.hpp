@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -79,6 +80,9 @@ struct trigger_state {
   log_throttle failure_log{std::chrono::seconds(5)};
   /// The trigger's entry of the status board (its executions); null without a board.
   std::shared_ptr<execution_record> executions;
+  /// Firings waiting or executing, as the gauge ganglion_trigger_executions_in_flight reads it.
+  std::shared_ptr<std::atomic<std::int64_t>> in_flight =
+    std::make_shared<std::atomic<std::int64_t>>(0);
 
   ~trigger_state();
   static inline const char* name = "ganglion.trigger";

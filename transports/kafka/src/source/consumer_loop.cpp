@@ -53,7 +53,9 @@ consumer_loop::consumer_loop(consumer_spec spec, std::shared_ptr<core::bus_publi
     options_(options),
     name_(fmt::format("eventsource {}/{}", spec_.event_source, spec_.event_name)),
     pace_(spec_.limit_per_second, spec_.limit_per_second / 100),
-    backoff_(options.retry_initial) {}
+    backoff_(options.retry_initial) {
+  metrics_.track_lag([lag = lag_] { return lag->load(std::memory_order_relaxed); });
+}
 
 consumer_loop::~consumer_loop() {
   stopping_ = true;
@@ -84,8 +86,46 @@ void consumer_loop::run() {
     commit(false, false);
     flow_control(); // before offering: it measures how long the last poll left the backlog full
     poll(offer());
+    measure_lag();
   }
   shutdown();
+}
+
+namespace {
+
+/// How long a paused source waits for the broker's high watermark of one partition.
+constexpr int lag_query_timeout_ms = 200;
+
+} // namespace
+
+void consumer_loop::measure_lag() {
+  auto now = clock::now();
+  if (now < next_lag_)
+    return;
+  next_lag_ = now + std::chrono::seconds(1);
+  rd_kafka_t* rk = consumer_.get();
+  auto* list = rd_kafka_topic_partition_list_new(static_cast<int>(owned_.size()));
+  for (const auto& [partition, owned] : owned_)
+    rd_kafka_topic_partition_list_add(list, spec_.topic.c_str(), partition);
+  std::int64_t lag = 0;
+  // The position is the next offset to read. The high watermark is librdkafka's value from its
+  // last fetch while the source reads; a paused source fetches nothing, so then it is asked of
+  // the broker (which is when the lag grows).
+  if (list->cnt > 0 && rd_kafka_position(rk, list) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    for (int i = 0; i < list->cnt; ++i) {
+      const auto& p = list->elems[i];
+      std::int64_t low = 0;
+      std::int64_t high = 0;
+      auto err = paused_ ? rd_kafka_query_watermark_offsets(rk, p.topic, p.partition, &low,
+                                                            &high, lag_query_timeout_ms)
+                         : rd_kafka_get_watermark_offsets(rk, p.topic, p.partition, &low, &high);
+      if (p.offset < 0 || err != RD_KAFKA_RESP_ERR_NO_ERROR)
+        continue;
+      lag += std::max<std::int64_t>(0, high - p.offset);
+    }
+  }
+  rd_kafka_topic_partition_list_destroy(list);
+  lag_->store(lag, std::memory_order_relaxed);
 }
 
 void consumer_loop::begin() {

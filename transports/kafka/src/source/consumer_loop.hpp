@@ -115,6 +115,8 @@ private:
   void forget(std::int32_t partition);
   void shutdown();
   bool owns(std::int32_t partition, std::uint64_t epoch) const;
+  /// Once a second: the messages of the owned partitions not read yet, into lag_.
+  void measure_lag();
 
   consumer_spec spec_;
   std::shared_ptr<core::bus_publisher> bus_;
@@ -136,6 +138,9 @@ private:
   std::map<std::pair<std::int32_t, std::int64_t>, pending_event> in_flight_;
   token_bucket pace_;
   bool paused_ = false;
+  /// ganglion_source_lag, measured once a second.
+  std::shared_ptr<std::atomic<std::int64_t>> lag_ = std::make_shared<std::atomic<std::int64_t>>(0);
+  clock::time_point next_lag_{};
   std::optional<clock::time_point> full_since_;
   bool refusing_ = false;
   clock::time_point retry_not_before_{};

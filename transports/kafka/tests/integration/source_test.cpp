@@ -106,6 +106,14 @@ protected:
     return core::start_source(kafka::make_kafka_source_factory(options), ctx);
   }
 
+  /// ganglion_source_lag of the source; -1 before it is shown.
+  std::int64_t lag() {
+    auto text = metrics.render();
+    auto series = "ganglion_source_lag{eventsource=\"" + es + "\",event=\"ev\"} ";
+    auto at = text.find(series);
+    return at == std::string::npos ? -1 : std::stoll(text.substr(at + series.size()));
+  }
+
   /// The offset committed by the group that stores a partition-mode source's offsets.
   std::int64_t committed() { return broker->committed("ganglion-" + es + "-ev", topic, 0); }
 
@@ -304,8 +312,11 @@ TEST_F(kafka_source_test, a_stalled_bus_pauses_reading_without_losing_messages) 
   // Kept: time for the pause (20 ms after the backlog fills), which leaves no sign outside the
   // consumer; the test then checks that nothing was lost.
   std::this_thread::sleep_for(200ms);
+  // What an autoscaler reads: the messages the paused source has not read.
+  EXPECT_TRUE(eventually([&] { return lag() >= 20; }, 5s)) << lag();
   open = true;
   ASSERT_TRUE(eventually([&] { return bus->accepted().size() >= 50; }));
+  EXPECT_TRUE(eventually([&] { return lag() == 0; }, 5s)) << lag();
   auto offsets = offsets_of(bus->accepted());
   std::sort(offsets.begin(), offsets.end());
   std::vector<std::int64_t> expected(50);

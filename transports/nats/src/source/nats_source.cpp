@@ -68,6 +68,9 @@ struct source_state : std::enable_shared_from_this<source_state> {
   int pending_limit;
 
   std::atomic<bool> behind{false};
+  /// The subscription while it exists, for ganglion_source_lag (messages waiting in its queue).
+  std::mutex subscription_mutex;
+  natsSubscription* subscription = nullptr;
   std::atomic<std::int64_t> drops_counted{0};
   std::atomic<bool> bus_refusing{false};
   std::atomic<std::uint64_t> refused{0};
@@ -169,9 +172,27 @@ class nats_source final : public core::source {
 public:
   nats_source(std::shared_ptr<source_state> state, std::unique_ptr<connection> conn,
               natsSubscription* sub)
-    : state_(std::move(state)), connection_(std::move(conn)), sub_(sub) {}
+    : state_(std::move(state)), connection_(std::move(conn)), sub_(sub) {
+    {
+      std::lock_guard guard{state_->subscription_mutex};
+      state_->subscription = sub_;
+    }
+    state_->metrics.track_lag([state = state_]() -> std::int64_t {
+      std::lock_guard guard{state->subscription_mutex};
+      int messages = 0;
+      int bytes = 0;
+      if (!state->subscription
+          || natsSubscription_GetPending(state->subscription, &messages, &bytes) != NATS_OK)
+        return 0;
+      return messages;
+    });
+  }
 
   ~nats_source() override {
+    {
+      std::lock_guard guard{state_->subscription_mutex};
+      state_->subscription = nullptr;
+    }
     state_->count_drops(sub_);
     natsSubscription_Unsubscribe(sub_);
     bool completed;

@@ -306,3 +306,32 @@ TEST_F(nats_source_test, slow_consumer_drops_are_counted_with_few_log_lines) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(nats_source_test, messages_waiting_behind_a_slow_bus_are_the_sources_lag) {
+  test::nats_server server{false};
+  add("created", server.url(), "orders.created");
+  auto source = start("created");
+  auto lag = [&] {
+    auto text = metrics.render();
+    const std::string series = R"(ganglion_source_lag{eventsource="orders",event="created"} )";
+    auto at = text.find(series);
+    return at == std::string::npos ? -1 : std::stoll(text.substr(at + series.size()));
+  };
+  raw_client client{server.url()};
+  ASSERT_TRUE(client.publish("orders.created", "first"));
+  ASSERT_TRUE(test::eventually([&] { return bus->size() == 1u; }));
+  EXPECT_EQ(lag(), 0);
+  bus->hold(); // the next message blocks the delivery thread: the rest wait behind it
+  for (int i = 0; i < 50; ++i)
+    ASSERT_TRUE(client.publish("orders.created", std::to_string(i)));
+  ASSERT_TRUE(client.publish("orders.created", "last"));
+  // The 50 behind the blocked one wait in the subscription.
+  EXPECT_TRUE(test::eventually([&] { return lag() >= 40; })) << lag();
+  bus->release();
+  ASSERT_TRUE(test::eventually([&] { return bus->size() == 52u; })) << bus->size();
+  EXPECT_EQ(lag(), 0);
+}
+
+} // namespace

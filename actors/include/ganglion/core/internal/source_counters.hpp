@@ -4,6 +4,7 @@
 // dashboards see webhook, kafka and nats sources alike.
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -18,10 +19,11 @@ namespace ganglion::core {
 class source_counters {
 public:
   source_counters(metrics_registry* registry, const std::string& source, const std::string& event,
-                  std::initializer_list<const char*> reasons) {
+                  std::initializer_list<const char*> reasons)
+    : registry_(registry), series_{{"eventsource", source}, {"event", event}} {
     if (registry == nullptr)
       return;
-    labels series{{"eventsource", source}, {"event", event}};
+    const auto& series = series_;
     received_ = &registry->get_counter("ganglion_events_received_total",
                                        "Requests received by an event source", series);
     accepted_ = &registry->get_counter("ganglion_events_accepted_total",
@@ -51,7 +53,21 @@ public:
       i->second->inc(n);
   }
 
+  /// Shows what `read` returns as `ganglion_source_lag`: the messages a pull source's broker
+  /// or client library holds for it that it has not read yet (what an autoscaler reads).
+  /// `read` runs under the registry's lock: cheap, and not using the registry.
+  void track_lag(std::function<std::int64_t()> read) const {
+    if (registry_)
+      registry_->set_gauge("ganglion_source_lag",
+                           "Messages held for a pull source that it has not read yet (kafka: "
+                           "high watermark minus position over its partitions; nats: messages "
+                           "waiting in its subscription)",
+                           series_, std::move(read));
+  }
+
 private:
+  metrics_registry* registry_ = nullptr;
+  labels series_;
   counter* received_ = nullptr;
   counter* accepted_ = nullptr;
   std::map<std::string, counter*> rejected_;
