@@ -72,10 +72,19 @@ def flag(args, name):
 
 def check_ports(overlay, objects, kind, pod, container):
     args = container.get("args", [])
-    ports = [p["containerPort"] for p in container.get("ports", [])]
-    names = {p.get("name"): p["containerPort"] for p in container.get("ports", []) if p.get("name")}
+    declared = container.get("ports", [])
+    names = {p.get("name"): p["containerPort"] for p in declared if p.get("name")}
+    admin = flag(args, "--admin")
+    if admin is not None:
+        # The admin endpoints (/metrics for a scraper) on a port of their own, named `admin`.
+        if names.get("admin") != int(admin.rsplit(":", 1)[1]):
+            fail(overlay, f"--admin {admin} is not the container port named admin")
+        if "--admin-token-file" not in args and not admin.startswith("127.0.0.1:"):
+            fail(overlay, f"--admin {admin} is reachable from outside the pod without a token")
+        declared = [p for p in declared if p.get("name") != "admin"]
+    ports = [p["containerPort"] for p in declared]
     if len(ports) != 1:
-        fail(overlay, f"the container declares {len(ports)} ports; ganglion serves one")
+        fail(overlay, f"the container declares {len(ports)} serving ports; ganglion serves one")
         return
     listen = flag(args, "--listen")
     if kind == "Service":  # Knative: $PORT is the containerPort
