@@ -91,7 +91,23 @@ tsan-build: deps
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target ganglion $$(ninja -C $(TSAN_BUILD) -t targets all \
 	  | sed -n 's/^\(\(unit\|integration\)_[a-z0-9_]*\): phony$$/\1/p')
 
-test: asan-build
+# The Kubernetes, Knative and KEDA schemas the rendered deploy/overlays are validated against
+# (ctest deploy.overlays), from npm at the versions of tests/deploy/schema/package-lock.json;
+# without node or npm, or offline, the test says the schemas were not checked.
+SCHEMA_DIR = $(ASAN_BUILD)/deploy-schema
+.PHONY: deploy-schemas
+deploy-schemas:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  mkdir -p $(SCHEMA_DIR) && cp tests/deploy/schema/package.json \
+	    tests/deploy/schema/package-lock.json tests/deploy/schema/validate.mjs $(SCHEMA_DIR)/ && \
+	  if ! cmp -s $(SCHEMA_DIR)/package-lock.json $(SCHEMA_DIR)/installed-lock.json; then \
+	    npm ci --prefix $(SCHEMA_DIR) --no-audit --no-fund --loglevel=error 2>&1 | grep -v EBADENGINE; \
+	    [ -d $(SCHEMA_DIR)/node_modules/kubernetes-models ] && \
+	      cp $(SCHEMA_DIR)/package-lock.json $(SCHEMA_DIR)/installed-lock.json; \
+	  fi; true; \
+	else echo "deploy-schemas: no node/npm; the overlays are not checked against the schemas"; fi
+
+test: asan-build deploy-schemas
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
 test-asan: asan-build

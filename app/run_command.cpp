@@ -344,9 +344,12 @@ int run_command(const run_options& options) {
   watcher.reset();
   reloads.stop();
   cluster.reset();
+  // /ready goes first: the --listen port then answers what a stopping engine answers (503
+  // while the webhooks drain, then no connection once their routes are gone), never a 404 of a
+  // listener kept open for /ready alone.
+  readiness.reset();
   engine.stop();
   admin.clear();
-  readiness.reset();
   last_line.stopped = true;
   return 0;
 }

@@ -4,7 +4,8 @@
 ports, every path the container reads or writes is a mounted volume, the container cannot gain
 privileges, the RBAC is what cluster mode calls, and each ScaledObject scales the Deployment.
 The manifests each overlay mounts pass `ganglion validate --listen 8080`, and deploy/base's are
-the quick start's. Exit 77 (ctest: skipped) when no kubectl is installed."""
+the quick start's. With the schemas make test installs (tests/deploy/schema, from npm), every
+rendered object validates against the Kubernetes, Knative Serving and KEDA schemas. Exit 77 (ctest: skipped) when no kubectl is installed."""
 
 import filecmp
 import os
@@ -18,6 +19,8 @@ import yaml
 REPO = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GANGLION = sys.argv[2] if len(sys.argv) > 2 else None
+# Where make test installed tests/deploy/schema (validate.mjs and its node_modules), if it could.
+SCHEMAS = sys.argv[3] if len(sys.argv) > 3 else None
 OVERLAYS = os.path.join(REPO, "deploy", "overlays")
 KNATIVE_RESERVED = {8012, 8013, 8022, 9090, 9091}
 # What cluster mode calls (docs/kubernetes.md): nothing more may be granted.
@@ -195,6 +198,35 @@ def check_scaling(overlay, objects, kind, work):
         fail(overlay, "a Deployment of replicas without a PodDisruptionBudget")
 
 
+def schemas_usable():
+    """Whether the schema validator is installed, else why not."""
+    if not SCHEMAS:
+        return "no schema directory was given"
+    if not shutil.which("node"):
+        return "node is not installed"
+    if not os.path.isdir(os.path.join(SCHEMAS, "node_modules", "kubernetes-models")):
+        return f"{SCHEMAS}/node_modules has no kubernetes-models (make test installs it with npm)"
+    return None
+
+
+def check_schemas(overlay):
+    """Every rendered object against the schema of its kind (tests/deploy/schema/validate.mjs)."""
+    out = subprocess.run(["kubectl", "kustomize", os.path.join(OVERLAYS, overlay)],
+                         capture_output=True, text=True, check=False)
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+        f.write(out.stdout)
+    try:
+        checked = subprocess.run(["node", os.path.join(SCHEMAS, "validate.mjs"), f.name],
+                                 capture_output=True, text=True, check=False, cwd=SCHEMAS)
+    finally:
+        os.unlink(f.name)
+    for line in checked.stdout.splitlines():
+        if line.startswith("INVALID"):
+            fail(overlay, f"schema: {line}")
+    if checked.returncode != 0 and "INVALID" not in checked.stdout:
+        fail(overlay, f"the schema validator failed: {checked.stderr.strip()}")
+
+
 def check_manifests(overlay, objects):
     """The ConfigMap's manifests, as the container reads them, pass validate."""
     if not GANGLION:
@@ -221,6 +253,9 @@ def main():
         print("kubectl is not installed: the overlays were not rendered (skipped)")
         return 77
     overlays = sorted(os.listdir(OVERLAYS))
+    no_schemas = schemas_usable()
+    if no_schemas:
+        print(f"the objects were not checked against the Kubernetes schemas: {no_schemas}")
     for overlay in overlays:
         objects = render(overlay)
         if not objects:
@@ -236,6 +271,8 @@ def main():
         check_rbac(overlay, objects)
         check_scaling(overlay, objects, kind, work)
         check_manifests(overlay, objects)
+        if not no_schemas:
+            check_schemas(overlay)
         print(f"{overlay}: {kind} and {len(objects) - 1} more objects checked")
     for failure in failures:
         print(f"FAIL {failure}")

@@ -172,6 +172,11 @@ bool listener::remove(const std::string& path) {
   return routes_.empty();
 }
 
+bool listener::closing() const {
+  std::lock_guard guard{mutex_};
+  return routes_.empty();
+}
+
 std::shared_ptr<const route_entry> listener::find(std::string_view path) const {
   std::lock_guard guard{mutex_};
   if (auto i = routes_.find(path); i != routes_.end())

@@ -76,6 +76,9 @@ public:
   bool remove(const std::string& path);
   /// The route for `path`, or nullptr.
   std::shared_ptr<const route_entry> find(std::string_view path) const;
+  /// True once the last route went: the listener is closing, and a request read meanwhile
+  /// is answered 503 (retry elsewhere), not 404.
+  bool closing() const;
 
   /// Registers an open connection; returns its id for forget().
   std::uint64_t track(std::weak_ptr<session_base> session);

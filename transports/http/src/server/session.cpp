@@ -163,6 +163,13 @@ private:
     if (!entry_) {
       if (r.path == "/health")
         return write(text_response(200, "OK"));
+      if (owner_->closing()) {
+        // Its routes went while this request was read (a source stopping): try again later.
+        keep_alive_ = false;
+        auto stopping = text_response(503, "the server is stopping");
+        stopping.headers.emplace_back("Retry-After", "1");
+        return write(std::move(stopping));
+      }
       return write(text_response(404, "404 page not found"));
     }
     auto entry = std::move(entry_);

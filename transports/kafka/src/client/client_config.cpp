@@ -166,8 +166,22 @@ client_config make_client_config(const client_settings& s, const core::secret_st
   return cfg;
 }
 
+namespace {
+
+/// A message fetched but not read when close_consumer serves the consumer's queue: dropped. It
+/// was not committed (no consumer of ganglion commits automatically), so it is read again by
+/// whoever reads the partition next. Without a consume callback librdkafka aborts on such a
+/// message (`rd_kafka_q_serve: assert: res != RD_KAFKA_OP_RES_PASS`), which a replica stopped
+/// with events prefetched did. Reading (rd_kafka_consumer_poll, rd_kafka_consume_queue) returns
+/// messages as before: only serving in callback mode reaches this.
+void drop_unread_message(rd_kafka_message_t*, void*) {}
+
+} // namespace
+
 handle make_handle(rd_kafka_type_t type, client_config cfg) {
   rd_kafka_conf_set_opaque(cfg.conf.get(), cfg.hooks.get());
+  if (type == RD_KAFKA_CONSUMER)
+    rd_kafka_conf_set_consume_cb(cfg.conf.get(), drop_unread_message);
   char error[512];
   rd_kafka_t* rk = rd_kafka_new(type, cfg.conf.get(), error, sizeof error);
   if (rk == nullptr)
