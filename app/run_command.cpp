@@ -173,6 +173,12 @@ int run_command(const run_options& options) {
         spdlog::info("stopped");
     }
   } last_line;
+  // Blocked before any thread starts (the HTTP transport's start right below), so that every
+  // thread inherits the mask and SIGTERM reaches only the sigwait below: a thread that did not
+  // block it took a SIGTERM sent while this one was not waiting yet, and its default action
+  // killed the process (exit 143 instead of a graceful stop). One sent during the start waits
+  // for it.
+  auto signals = block_stop_signals();
   // Read first: an unusable token file stops the start before anything runs.
   std::shared_ptr<admin_token> token;
   if (!options.admin_token_file.empty()) {
@@ -208,7 +214,6 @@ int run_command(const run_options& options) {
     spdlog::error("the manifests have errors; nothing was started");
     return 1;
   }
-  auto signals = block_stop_signals();
   raise_descriptor_limit();
   cap_malloc_arenas();
   std::unique_ptr<cluster_mode> cluster;
