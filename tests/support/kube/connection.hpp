@@ -200,6 +200,14 @@ private:
       });
     std::weak_ptr<connection> weak = this->shared_from_this();
     auto executor = server_.context.get_executor();
+    // Closable before it counts as open (wait_for_watches): a close_watches() right after
+    // wait_for_watches() must reach it. The close runs on this executor, after this handler.
+    closer_id_ = server_.add_closer([weak, executor] {
+      boost::asio::post(executor, [weak] {
+        if (auto self = weak.lock())
+          self->finish();
+      });
+    });
     try {
       watch_id_ = server_.objects.watch(
         request.type, request.filter, request.from_version, [weak, executor](const json& event) {
@@ -212,12 +220,6 @@ private:
       push(to_text(json{{"type", "ERROR"}, {"object", e.status()}}));
       return finish();
     }
-    closer_id_ = server_.add_closer([weak, executor] {
-      boost::asio::post(executor, [weak] {
-        if (auto self = weak.lock())
-          self->finish();
-      });
-    });
     if (request.timeout) {
       timeout_timer_.expires_after(*request.timeout);
       timeout_timer_.async_wait([weak](const beast::error_code& ec) {
