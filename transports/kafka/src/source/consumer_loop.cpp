@@ -94,7 +94,7 @@ void consumer_loop::run() {
 namespace {
 
 /// How long a paused source waits for the broker's high watermark of one partition.
-constexpr int lag_query_timeout_ms = 200;
+constexpr int lag_query_timeout_ms = 500;
 
 } // namespace
 
@@ -116,12 +116,16 @@ void consumer_loop::measure_lag() {
       const auto& p = list->elems[i];
       std::int64_t low = 0;
       std::int64_t high = 0;
-      auto err = paused_ ? rd_kafka_query_watermark_offsets(rk, p.topic, p.partition, &low,
-                                                            &high, lag_query_timeout_ms)
-                         : rd_kafka_get_watermark_offsets(rk, p.topic, p.partition, &low, &high);
-      if (p.offset < 0 || err != RD_KAFKA_RESP_ERR_NO_ERROR)
-        continue;
-      lag += std::max<std::int64_t>(0, high - p.offset);
+      // A broker slow to answer leaves the last fetch's value, not nothing.
+      if (!paused_
+          || rd_kafka_query_watermark_offsets(rk, p.topic, p.partition, &low, &high,
+                                              lag_query_timeout_ms)
+               != RD_KAFKA_RESP_ERR_NO_ERROR)
+        if (rd_kafka_get_watermark_offsets(rk, p.topic, p.partition, &low, &high)
+            != RD_KAFKA_RESP_ERR_NO_ERROR)
+          continue;
+      if (p.offset >= 0)
+        lag += std::max<std::int64_t>(0, high - p.offset);
     }
   }
   rd_kafka_topic_partition_list_destroy(list);

@@ -313,7 +313,7 @@ TEST_F(kafka_source_test, a_stalled_bus_pauses_reading_without_losing_messages) 
   // consumer; the test then checks that nothing was lost.
   std::this_thread::sleep_for(200ms);
   // What an autoscaler reads: the messages the paused source has not read.
-  EXPECT_TRUE(eventually([&] { return lag() >= 20; }, 5s)) << lag();
+  EXPECT_TRUE(eventually([&] { return lag() > 0; }, 10s)) << lag();
   open = true;
   ASSERT_TRUE(eventually([&] { return bus->accepted().size() >= 50; }));
   EXPECT_TRUE(eventually([&] { return lag() == 0; }, 5s)) << lag();
