@@ -255,6 +255,54 @@ spec:
   return out;
 }
 
+/// Two Sensors on `hooks`, as documents to append to an EventSource: `join` fires `a && b`
+/// (POST {"a","b"} to `<sink>/join`), `each` fires every `c` (POST {"c"} to `<sink>/each`), both
+/// `atLeastOnce`, the values taken from each event's `body.seq`.
+inline std::string join_and_each_sensors(const std::string& sink) {
+  return fmt::format(R"(---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: join
+spec:
+  dependencies:
+    - {{name: a, eventSourceName: hooks, eventName: a}}
+    - {{name: b, eventSourceName: hooks, eventName: b}}
+  triggers:
+    - template:
+        name: fire
+        conditions: "a && b"
+        http:
+          url: {sink}/join
+          method: POST
+          payload:
+            - src: {{dependencyName: a, dataKey: body.seq}}
+              dest: a
+            - src: {{dependencyName: b, dataKey: body.seq}}
+              dest: b
+      atLeastOnce: true
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: each
+spec:
+  dependencies:
+    - {{name: c, eventSourceName: hooks, eventName: c}}
+  triggers:
+    - template:
+        name: fire
+        http:
+          url: {sink}/each
+          method: POST
+          payload:
+            - src: {{dependencyName: c, dataKey: body.seq}}
+              dest: c
+      atLeastOnce: true
+)",
+                     fmt::arg("sink", sink));
+}
+
 /// A Sensor named `name` with one dependency `d` on `hooks/example` (with `dependency_fields`,
 /// YAML lines indented for the dependency, e.g. a `transform:`) and `triggers` (YAML list
 /// items indented for `triggers:`), as a document to append to an EventSource.

@@ -36,53 +36,8 @@ spec:
     orders:
       url: {nats}
       subject: orders
----
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: join
-spec:
-  dependencies:
-    - name: a
-      eventSourceName: hooks
-      eventName: a
-    - name: b
-      eventSourceName: hooks
-      eventName: b
-  triggers:
-    - template:
-        name: fire
-        conditions: "a && b"
-        http:
-          url: {sink}/join
-          method: POST
-          payload:
-            - src: {{dependencyName: a, dataKey: body.seq}}
-              dest: a
-            - src: {{dependencyName: b, dataKey: body.seq}}
-              dest: b
-      atLeastOnce: true
----
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: each
-spec:
-  dependencies:
-    - name: c
-      eventSourceName: hooks
-      eventName: c
-  triggers:
-    - template:
-        name: fire
-        http:
-          url: {sink}/each
-          method: POST
-          payload:
-            - src: {{dependencyName: c, dataKey: body.seq}}
-              dest: c
-      atLeastOnce: true
-)",
+{sensors})",
+                     fmt::arg("sensors", join_and_each_sensors(sink)),
                      fmt::arg("nats", nats_url), fmt::arg("sink", sink),
                      fmt::arg("hooks", webhook_source("hooks", port, {"a", "b", "c"})));
 }

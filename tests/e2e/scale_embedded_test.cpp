@@ -15,48 +15,7 @@ namespace {
 using namespace std::chrono_literals;
 
 std::string manifests(std::uint16_t port, const std::string& sink) {
-  return webhook_source("hooks", port, {"a", "b", "c"}) + fmt::format(R"(---
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: join
-spec:
-  dependencies:
-    - {{name: a, eventSourceName: hooks, eventName: a}}
-    - {{name: b, eventSourceName: hooks, eventName: b}}
-  triggers:
-    - template:
-        name: fire
-        conditions: "a && b"
-        http:
-          url: {sink}/join
-          method: POST
-          payload:
-            - src: {{dependencyName: a, dataKey: body.seq}}
-              dest: a
-            - src: {{dependencyName: b, dataKey: body.seq}}
-              dest: b
-      atLeastOnce: true
----
-apiVersion: argoproj.io/v1alpha1
-kind: Sensor
-metadata:
-  name: each
-spec:
-  dependencies:
-    - {{name: c, eventSourceName: hooks, eventName: c}}
-  triggers:
-    - template:
-        name: fire
-        http:
-          url: {sink}/each
-          method: POST
-          payload:
-            - src: {{dependencyName: c, dataKey: body.seq}}
-              dest: c
-      atLeastOnce: true
-)",
-                                                                     fmt::arg("sink", sink));
+  return webhook_source("hooks", port, {"a", "b", "c"}) + join_and_each_sensors(sink);
 }
 
 /// How many requests reached `path` of `sink`.
