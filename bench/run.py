@@ -15,7 +15,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from runner import (baselines, buses, kubernetes, micro, report, scenarios,  # noqa: E402
-                    serverless, signals)
+                    serverless, signals, sources)
 from runner.context import Context  # noqa: E402
 from runner.figures import text_table  # noqa: E402
 from runner.procs import StepError, raise_on_signals  # noqa: E402
@@ -49,6 +49,7 @@ def steps(ctx):
         ("exec → /ready of the quick start with --listen, vs exec → exit of `ganglion version`",
          serverless.exec_to_ready),
         ("100 sensors idle: CPU and wake-ups", serverless.idle_cost),
+        ("1,000 calendar sources of interval 1s: CPU", sources.calendar_cost),
     ]
 
 

@@ -79,6 +79,18 @@ TEST(sensor_ledger, a_new_sensor_starts_after_the_events_already_in_the_log) {
   EXPECT_TRUE(recover(ledger, dedup).empty());
 }
 
+TEST(sensor_ledger, a_new_sensor_reads_what_was_published_since_the_engine_planned_it) {
+  data_dir dir;
+  dir.publish("before the plan");
+  auto durability = dir.durability();
+  durability.fresh_start = dir.log->next_sequence(); // as engine::impl::durability_of does
+  // A source of the same plan publishes before the sensor recovers and subscribes.
+  dir.publish("catch-up tick");
+  sensor_ledger ledger{"s", durability};
+  dedup_window dedup{0ms, 16};
+  EXPECT_EQ(recover(ledger, dedup), std::vector<std::string>{"catch-up tick"});
+}
+
 TEST(sensor_ledger, a_restart_delivers_again_only_what_was_not_finished) {
   data_dir dir;
   dedup_window dedup{60000ms, 1024};

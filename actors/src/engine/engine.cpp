@@ -13,6 +13,7 @@
 #include "ganglion/dsl/filter/precompiled_filters.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "source/source_actor.hpp"
+#include "source/source_stores.hpp"
 
 namespace ganglion::core {
 
@@ -117,6 +118,7 @@ std::optional<child_spec> engine::impl::source_child(
                            : std::static_pointer_cast<bus_publisher>(bus);
   ctx.secrets = secrets->for_namespace(es.metadata.namespace_);
   ctx.metrics = &metrics;
+  ctx.store = source_values;
   ownership* owners =
     options.remote && is_active_passive(type) ? &options.remote->owners() : nullptr;
   status.set("source", status_name, phase::pending);
@@ -373,6 +375,7 @@ std::shared_ptr<const sensor_durability> engine::impl::durability_of(const std::
   durable->fsync = fsync;
   durable->log = log;
   durable->cursors = cursors;
+  durable->fresh_start = log->next_sequence();
   return durable;
 }
 
@@ -388,6 +391,9 @@ void engine::impl::init(engine_options opts, source_registry source_kinds,
     open_log();
   bus = std::make_shared<embedded_bus>(options.bus_capacity, metrics, work, log,
                                        options.bus_capacity_bytes);
+  source_values = options.remote           ? make_remote_source_store(options.remote)
+                  : options.data_dir.empty() ? make_memory_source_store()
+                                             : make_file_source_store(options.data_dir + "/sources");
   metrics.set_gauge("ganglion_work_in_flight",
                     "Accepted events not yet judged by every sensor, and firings not finished", {},
                     [counted = work] { return counted->pending(); });

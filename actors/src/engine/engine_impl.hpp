@@ -20,6 +20,7 @@
 #include "engine/engine_root.hpp"
 #include "sensor/explain_log.hpp"
 #include "ganglion/core/engine.hpp"
+#include "ganglion/core/source_store.hpp"
 #include "ganglion/dsl/dependencies.hpp"
 #include "sensor/sensor_actor.hpp"
 #include "sensor/sensor_ledger.hpp"
@@ -55,6 +56,8 @@ struct engine::impl {
   caf::actor_system* system = nullptr;
   std::unique_ptr<caf::actor_system> owned_system;
   std::shared_ptr<embedded_bus> bus;
+  /// What sources keep across restarts (source_context::store); outlives reloads.
+  std::shared_ptr<source_store> source_values;
   // durable bus (null in memory)
   std::shared_ptr<event_log> log;
   std::shared_ptr<cursor_board> cursors;

@@ -29,9 +29,12 @@ void sensor_ledger::recover(dedup_window& dedup,
       ++remembered;
     }
   }
-  // A sensor without stored state starts with the events published from now on.
+  // A sensor without stored state starts with the events published since the engine planned
+  // it: a source started with it (a calendar catching up) may publish before it subscribes.
   bool fresh = snapshot.cursor == 0;
-  cursor_ = fresh ? durability_.log->next_sequence() : snapshot.cursor;
+  auto fresh_cursor = durability_.fresh_start != 0 ? durability_.fresh_start
+                                                   : durability_.log->next_sequence();
+  cursor_ = fresh ? fresh_cursor : snapshot.cursor;
   next_ = cursor_;
   std::size_t redelivered = 0;
   auto replay = [&](event&& e) {

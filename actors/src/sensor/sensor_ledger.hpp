@@ -25,6 +25,9 @@ struct sensor_durability {
   fsync_policy fsync = fsync_policy::interval;
   std::shared_ptr<event_log> log;
   std::shared_ptr<cursor_board> cursors;
+  /// Where a sensor without stored state starts reading: the log's next sequence when the
+  /// engine planned it, before any source of that plan could publish (0: when it recovers).
+  std::uint64_t fresh_start = 0;
   /// How often the cursor moves forward (a snapshot of the unfinished events is written).
   std::chrono::milliseconds snapshot_interval{1000};
 };

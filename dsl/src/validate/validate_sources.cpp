@@ -102,7 +102,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "queue", p, cx);
        required(s, "endpoint", p, cx);
      }},
-    {"calendar", validate_calendar_event},
     {"amqp",
      [](const json& s, const std::string& p, const load_context& cx) {
        if (has(s, "url") == has(s, "urlSecret"))

@@ -15,8 +15,4 @@ namespace ganglion::dsl::detail {
 void validate_unmodelled_source(const source_event& event, const std::string& path,
                                 const load_context& cx);
 
-/// Argo's calendar/validate.go plus ganglion's rules, on the event's JSON spec at `path`.
-void validate_calendar_event(const nlohmann::json& spec, const std::string& path,
-                             const load_context& cx);
-
 } // namespace ganglion::dsl::detail

@@ -11,6 +11,7 @@
 #include "ganglion/core/bus.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/core/source_store.hpp"
 #include "ganglion/dsl/kind_spec.hpp"
 #include "ganglion/dsl/model.hpp"
 
@@ -28,6 +29,9 @@ struct source_context {
   std::shared_ptr<bus_publisher> bus;
   std::shared_ptr<const secret_store> secrets;
   metrics_registry* metrics = nullptr;
+  /// Where the source keeps what it must remember across restarts (ganglion/core/source_store.hpp);
+  /// the engine always gives one, a test may not.
+  std::shared_ptr<source_store> store;
   /// Reports a failure after start (e.g. a broker connection lost for good): the engine stops
   /// the source and restarts it with backoff. Callable from any thread.
   std::function<void(const std::string& error)> fail;

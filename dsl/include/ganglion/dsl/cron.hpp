@@ -30,6 +30,13 @@ public:
   /// matches; nullopt when nothing matches within five years (e.g. `0 0 30 2 *`).
   std::optional<std::chrono::sys_seconds> next(std::chrono::sys_seconds after) const;
 
+  /// The first time strictly after `after` that the schedule matches on the wall clock of
+  /// `time_zone` (an IANA name; empty or "UTC": UTC), as robfig's SpecSchedule.Next walks it:
+  /// a time a spring-forward skips does not match, an hour a fall-back repeats matches twice.
+  /// nullopt when nothing matches within five years or the zone does not load.
+  std::optional<std::chrono::sys_seconds> next(std::chrono::sys_seconds after,
+                                               std::string_view time_zone) const;
+
 private:
   std::string text_;
   std::string location_;
