@@ -4,6 +4,8 @@
 // a trigger it would fire cannot run.
 
 #include <filesystem>
+#include <tuple>
+#include <vector>
 
 #include "engine_process.hpp"
 #include "eventually.hpp"
@@ -187,4 +189,23 @@ TEST(e2e_runnability, a_secret_without_secrets_dir_is_reported_and_refused_and_r
   auto r = test::http_request("POST", fmt::format("http://127.0.0.1:{}/example", port), "{}",
                               {"Authorization: Bearer s3cret"});
   EXPECT_EQ(r.status, 200) << runs.output();
+}
+
+TEST(e2e_runnability, kinds_no_debian_package_serves_say_why_and_what_to_use_instead) {
+  const std::string corpus =
+    GANGLION_SOURCE_DIR "/tests/conformance/argo-events/examples/event-sources/";
+  for (const auto& [file, system, type] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+         {"nsq.yaml", "NSQ", "nsq"}, {"pulsar.yaml", "Apache Pulsar", "pulsar"},
+         {"hdfs.yaml", "HDFS", "hdfs"}, {"emitter.yaml", "Emitter", "emitter"}}) {
+    auto r = validate({"-f", corpus + file});
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find(": warning: spec." + type + "."), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("not run by ganglion: no " + system + " client library or server is "
+                            "packaged for Debian 12, so ganglion has no tested " + type +
+                            " source; bridge it through a generic event source (your own gRPC "
+                            "service, docs/signals.md)"),
+              std::string::npos)
+      << r.output;
+  }
 }

@@ -12,6 +12,21 @@ namespace {
 
 constexpr const char* not_run_yet = "not run by ganglion yet — see docs/compatibility.md";
 
+/// Why a source type that no kind runs will not run: for the systems whose server and client
+/// Debian 12 does not package (so nothing here could test a kind), what to use instead.
+std::string source_not_run(const std::string& type) {
+  static const std::map<std::string, std::string> unpackaged{
+    {"nsq", "NSQ"}, {"pulsar", "Apache Pulsar"}, {"hdfs", "HDFS"}, {"emitter", "Emitter"}};
+  auto i = unpackaged.find(type);
+  if (i == unpackaged.end())
+    return not_run_yet;
+  return fmt::format("not run by ganglion: no {} client library or server is packaged for "
+                     "Debian 12, so ganglion has no tested {} source; bridge it through a "
+                     "generic event source (your own gRPC service, docs/signals.md) — see "
+                     "docs/compatibility.md",
+                     i->second, type);
+}
+
 /// Collects refusals, one per object: the first reason found for an object is the one shown.
 struct refusals_builder {
   std::vector<refusal> out;
@@ -102,7 +117,7 @@ void check_event_source(refusals_builder& b, const dsl::document& doc,
     auto name = es.metadata.name + "/" + e.name;
     auto path = dsl::yaml_child_path(dsl::yaml_child_path("spec", e.type), e.name);
     if (!cx.sources || !cx.sources->count(e.type)) {
-      b.add(doc, "source", name, path, not_run_yet);
+      b.add(doc, "source", name, path, source_not_run(e.type));
       continue;
     }
     check_secrets(b, doc, "source", name, path, cx);
