@@ -179,11 +179,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "channelKey", p, cx);
        check_tls(s, p, cx);
      }},
-    {"file",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "eventType", p, cx);
-       check_watch_path(s, p, false, cx);
-     }},
     {"sftp",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "eventType", p, cx);

@@ -1,0 +1,60 @@
+// The bytes of a file event (Argo's fsevent.Event through json.Marshal), Go's operation names
+// and paths, and which names a watchPathConfig takes.
+
+#include <gtest/gtest.h>
+
+#include "client/fs_event.hpp"
+#include "source/event_data.hpp"
+#include "source/path_match.hpp"
+
+using namespace ganglion::file;
+
+TEST(file_event_data, is_name_numeric_op_and_metadata_as_go_marshals_them) {
+  EXPECT_EQ(file_event_data("/test-data/x.txt", op_create, std::nullopt),
+            R"({"name":"/test-data/x.txt","op":1,"metadata":null})");
+  EXPECT_EQ(file_event_data("a<b>&\"", op_chmod, metadata_map{{{"z", "1"}, {"a", "<"}}}),
+            R"({"name":"a\u003cb\u003e\u0026\"","op":16,"metadata":{"a":"\u003c","z":"1"}})");
+  EXPECT_EQ(file_event_data("x", op_write | op_remove, metadata_map{std::map<std::string, std::string>{}}),
+            R"({"name":"x","op":6,"metadata":{}})");
+}
+
+TEST(file_event_data, op_names_are_fsnotify_s) {
+  EXPECT_EQ(op_string(op_create), "CREATE");
+  EXPECT_EQ(op_string(op_write), "WRITE");
+  EXPECT_EQ(op_string(op_remove), "REMOVE");
+  EXPECT_EQ(op_string(op_rename), "RENAME");
+  EXPECT_EQ(op_string(op_chmod), "CHMOD");
+  EXPECT_EQ(op_string(op_create | op_write | op_remove), "CREATE|REMOVE|WRITE");
+  EXPECT_EQ(op_string(0), "");
+  EXPECT_EQ(op_bits("CREATE|WRITE"), op_create | op_write);
+  EXPECT_EQ(op_bits("MOVE"), 0u);
+}
+
+TEST(file_event_data, go_clean_is_filepath_clean) {
+  EXPECT_EQ(go_clean("/test-data/"), "/test-data");
+  EXPECT_EQ(go_clean("/a//b/./c/../d"), "/a/b/d");
+  EXPECT_EQ(go_clean("/"), "/");
+  EXPECT_EQ(go_clean("/.."), "/");
+  EXPECT_EQ(go_clean("a/../.."), "..");
+  EXPECT_EQ(go_clean(""), ".");
+}
+
+TEST(file_path_match, path_is_compared_after_the_directory_as_written) {
+  path_matcher slash{{"/data/", "x.txt", ""}};
+  EXPECT_TRUE(slash.matches("/data/x.txt"));
+  EXPECT_TRUE(slash.matches("x.txt")); // polling and sftp give base names
+  EXPECT_FALSE(slash.matches("/data/y.txt"));
+  path_matcher bare{{"/data", "x.txt", ""}};
+  EXPECT_FALSE(bare.matches("/data/x.txt")); // Argo: "/x.txt" != "x.txt"
+}
+
+TEST(file_path_match, path_regexp_is_found_anywhere_as_go_matchstring) {
+  path_matcher re{{"/bin/", "", "([a-z]+).txt"}};
+  EXPECT_TRUE(re.matches("/bin/abc.txt"));
+  EXPECT_TRUE(re.matches("/bin/1a.txt.swp"));
+  EXPECT_FALSE(re.matches("/bin/123.txt"));
+  path_matcher anchored{{"/bin/", "", "^[a-z]+\\.txt$"}};
+  EXPECT_TRUE(anchored.matches("/bin/abc.txt"));
+  EXPECT_FALSE(anchored.matches("/bin/abc.txt.swp"));
+  EXPECT_THROW(path_matcher({"/bin/", "", "("}), std::invalid_argument);
+}
