@@ -5,6 +5,7 @@
 
 #include "client/fs_event.hpp"
 #include "source/event_data.hpp"
+#include "source/listing_diff.hpp"
 #include "source/path_match.hpp"
 
 using namespace ganglion::file;
@@ -57,4 +58,18 @@ TEST(file_path_match, path_regexp_is_found_anywhere_as_go_matchstring) {
   EXPECT_TRUE(anchored.matches("/bin/abc.txt"));
   EXPECT_FALSE(anchored.matches("/bin/abc.txt.swp"));
   EXPECT_THROW(path_matcher({"/bin/", "", "("}), std::invalid_argument);
+}
+
+TEST(file_listing_diff, is_argo_s_diff_files) {
+  std::vector<remote_file> before{{"a", 1, 10}, {"b", 2, 20}, {"c", 3, 30}};
+  std::vector<remote_file> now{{"d", 4, 40}, {"c", 3, 31}, {"a", 1, 10}, {"e", 5, 50}};
+  auto diff = diff_listings(before, now);
+  ASSERT_EQ(diff.removed.size(), 1u);
+  EXPECT_EQ(diff.removed[0].name, "b");
+  std::vector<std::string> created;
+  for (const auto& f : diff.created)
+    created.push_back(f.name);
+  EXPECT_EQ(created, (std::vector<std::string>{"c", "d", "e"})); // changed first, then new
+  EXPECT_TRUE(diff_listings(now, now).removed.empty());
+  EXPECT_TRUE(diff_listings(now, now).created.empty());
 }

@@ -55,3 +55,39 @@ TEST(file_spec_rules, a_path_under_a_directory_without_trailing_slash_is_a_warni
   for (const auto& d : r.diagnostics)
     EXPECT_EQ(d.path.find("spec.file.polled"), std::string::npos) << d.to_string();
 }
+
+TEST(file_spec_rules, sftp_needs_credentials_an_address_and_a_valid_interval) {
+  auto yaml = event_source_yaml("  sftp:\n    s:\n      eventType: WRITE\n"
+                                "      watchPathConfig: {directory: /d/, path: a}\n"
+                                "      pollIntervalDuration: soon\n"
+                                "    both:\n      eventType: CREATE\n"
+                                "      username: {name: u, key: k}\n"
+                                "      address: {name: a, key: k}\n"
+                                "      password: {name: p, key: k}\n"
+                                "      sshKeySecret: {name: s}\n"
+                                "      watchPathConfig: {directory: /d/, path: a}\n");
+  auto r = load(yaml);
+  const auto s = position_of(yaml, "s:\n");
+  EXPECT_TRUE(has_diagnostic(r, "spec.sftp.s.username", s, "username is required"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sftp.s.address", s, "address is required"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sftp.s", s, "needs password or sshKeySecret"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sftp.s.pollIntervalDuration",
+                             position_of(yaml, "pollIntervalDuration"), "invalid duration \"soon\""));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sftp.s.eventType", position_of(yaml, "eventType"),
+                             "the events are CREATE, REMOVE", severity::warning));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sftp.both.password", position_of(yaml, "password"),
+                             "ignored: sshKeySecret is given", severity::warning));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sftp.both.sshKeySecret.key", position_of(yaml, "sshKeySecret"),
+                             "key is required"));
+}
+
+TEST(file_spec_rules, the_argo_sftp_example_is_clean) {
+  auto yaml = event_source_yaml("  sftp:\n    example:\n"
+                                "      username: {key: username, name: username}\n"
+                                "      password: {key: password, name: password}\n"
+                                "      address: {key: address, name: address}\n"
+                                "      watchPathConfig: {directory: /test-data/, path: x.txt}\n"
+                                "      pollIntervalDuration: 10s\n      eventType: CREATE\n");
+  auto r = load(yaml);
+  EXPECT_TRUE(clean(r)) << dump(r);
+}

@@ -34,7 +34,17 @@ core::source_factory make_source_factory(options opts = {});
 /// watchPathConfig as Argo validates them. Touches no file.
 std::vector<std::string> check_source(const core::source_context& ctx);
 
-/// Registers the `file` source.
+/// The `sftp` source: lists `watchPathConfig.directory` on an SFTP server (libssh) every
+/// `pollIntervalDuration` and publishes CREATE (a new entry, or one whose size or
+/// modification time changed) and REMOVE (an entry gone) as Argo's sftp source does, as a
+/// CloudEvent of type `sftp`. Logs in with `username` and `password` or `sshKeySecret`.
+core::source_factory make_sftp_source_factory(options opts = {});
+
+/// The sftp source's check step: Argo's rules, and the credentials StartListening needs.
+/// Reads no secret, connects to nothing.
+std::vector<std::string> check_sftp_source(const core::source_context& ctx);
+
+/// Registers the `file` and `sftp` sources.
 void register_transport(core::source_registry& sources, options opts = {});
 
 } // namespace ganglion::file
