@@ -1,9 +1,6 @@
 #include "sshd_server.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pwd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,29 +10,16 @@
 #include <csignal>
 #include <filesystem>
 #include <stdexcept>
-#include <thread>
 
 #include "files.hpp"
 #include "http_sink.hpp"
+#include "listening.hpp"
 
 namespace ganglion::test {
 
 namespace {
 
 const char* const sshd_binary = "/usr/sbin/sshd";
-
-bool accepts(std::uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0)
-    return false;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
 
 void keygen(const std::string& file) {
   child_process p{{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "ganglion-test", "-f",
@@ -123,14 +107,7 @@ std::string sshd_server::host_public_key() const {
 void sshd_server::start() {
   process_ = std::make_unique<child_process>(
     std::vector<std::string>{sshd_binary, "-D", "-e", "-f", dir_ + "/sshd_config"});
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (!accepts(port_)) {
-    if (!process_->running())
-      throw std::runtime_error("sshd exited at start: " + process_->output());
-    if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("sshd did not listen within 15 s: " + process_->output());
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  wait_listening(*process_, port_, "sshd");
 }
 
 void sshd_server::stop() {

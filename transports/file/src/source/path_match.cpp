@@ -27,4 +27,21 @@ bool path_matcher::matches(std::string_view name) const {
   return regexp_ && re2::RE2::PartialMatch(relative, *regexp_);
 }
 
+std::vector<std::string> watch_problems(const std::string& name, const std::string& event_type,
+                                        const watch_path_config& config) {
+  std::vector<std::string> problems;
+  if (event_type.empty())
+    problems.push_back(name + ": type must be specified");
+  if (config.directory.empty() || config.directory.front() != '/')
+    problems.push_back(name + ": directory must be an absolute file path");
+  if (config.path.empty() == config.path_regexp.empty())
+    problems.push_back(name + ": watchPathConfig needs one of path and pathRegexp");
+  try {
+    path_matcher{config};
+  } catch (const std::invalid_argument& e) {
+    problems.push_back(name + ": " + e.what());
+  }
+  return problems;
+}
+
 } // namespace ganglion::file

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ganglion/file/spec.hpp"
 
@@ -33,5 +34,10 @@ private:
   std::string path_;
   std::unique_ptr<re2::RE2> regexp_;
 };
+
+/// What the check step of a file or sftp source finds wrong with its `eventType` and
+/// `watchPathConfig` (Argo's validate.go), each message prefixed with `name`.
+std::vector<std::string> watch_problems(const std::string& name, const std::string& event_type,
+                                        const watch_path_config& config);
 
 } // namespace ganglion::file

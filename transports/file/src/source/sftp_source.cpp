@@ -11,10 +11,8 @@
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/file/transport.hpp"
-#include "source/delivery.hpp"
-#include "source/event_data.hpp"
+#include "source/change_publisher.hpp"
 #include "source/listing_diff.hpp"
-#include "source/path_match.hpp"
 
 namespace ganglion::file {
 
@@ -31,12 +29,10 @@ std::chrono::milliseconds poll_interval(const sftp_event_spec& spec, const optio
 class sftp_source final : public core::source {
 public:
   sftp_source(const core::source_context& ctx, const sftp_event_spec& spec, const options& opts)
-    : name_(fmt::format("sftp source {}/{}", ctx.event_source_name, ctx.event_name)),
-      event_source_(ctx.event_source_name), event_name_(ctx.event_name), spec_(spec),
-      opts_(opts), interval_(poll_interval(spec, opts)), matcher_(spec.watch_path),
-      fail_(ctx.fail), connected_(ctx.connected),
-      metrics_(ctx.metrics, ctx.event_source_name, ctx.event_name),
-      delivery_(name_, ctx.bus, metrics_, stop_) {
+    : changes_(ctx, "sftp", fmt::format("sftp source {}/{}", ctx.event_source_name, ctx.event_name),
+               spec.watch_path, spec.event_type, spec.metadata, stop_),
+      name_(changes_.name()), directory_(spec.watch_path.directory), opts_(opts),
+      interval_(poll_interval(spec, opts)), fail_(ctx.fail), connected_(ctx.connected) {
     try {
       credentials_ = resolve_credentials(spec, ctx.secrets.get());
     } catch (const sftp_error& e) {
@@ -65,7 +61,7 @@ private:
       try {
         if (!session_)
           session_ = std::make_unique<sftp_session>(credentials_, opts_.sftp_connect_timeout);
-        return session_->list_files(spec_.watch_path.directory);
+        return session_->list_files(directory_);
       } catch (const sftp_error& e) {
         session_.reset();
         last = e.what();
@@ -87,14 +83,14 @@ private:
     if (!listed)
       return;
     auto before = std::move(*listed);
-    spdlog::info("{}: listing {} on {}:{} every {} ms", name_, spec_.watch_path.directory,
+    spdlog::info("{}: listing {} on {}:{} every {} ms", name_, directory_,
                  credentials_.host, credentials_.port, interval_.count());
     if (connected_)
       connected_();
     while (!stop_.wait(interval_)) {
       std::optional<std::vector<remote_file>> now;
       try {
-        now = session_->list_files(spec_.watch_path.directory);
+        now = session_->list_files(directory_);
       } catch (const sftp_error& e) {
         spdlog::warn("{}: {}; connecting again", name_, e.what());
         session_.reset();
@@ -106,36 +102,23 @@ private:
       }
       auto diff = diff_listings(before, *now);
       for (const auto& f : diff.removed)
-        if (!offer(f, op_remove))
+        if (!changes_.offer(f.name, op_remove))
           return;
       for (const auto& f : diff.created)
-        if (!offer(f, op_create))
+        if (!changes_.offer(f.name, op_create))
           return;
       before = std::move(*now);
     }
   }
 
-  /// Publishes the change when the event takes it; false when the source must end.
-  bool offer(const remote_file& f, std::uint32_t op) {
-    if (!matcher_.matches(f.name) || op_string(op) != spec_.event_type)
-      return true;
-    metrics_.received();
-    auto data = file_event_data(f.name, op, spec_.metadata);
-    return delivery_.deliver(core::make_event(event_source_, "sftp", event_name_, data));
-  }
-
+  stop_flag stop_;
+  change_publisher changes_;
   std::string name_;
-  std::string event_source_;
-  std::string event_name_;
-  sftp_event_spec spec_;
+  std::string directory_;
   options opts_;
   std::chrono::milliseconds interval_;
-  path_matcher matcher_;
   std::function<void(const std::string&)> fail_;
   std::function<void()> connected_;
-  source_metrics metrics_;
-  stop_flag stop_;
-  delivery delivery_;
   sftp_credentials credentials_;
   std::unique_ptr<sftp_session> session_;
   core::counter* reconnects_ = nullptr;
@@ -156,19 +139,7 @@ std::string address_of(const core::source_context& ctx) {
 std::vector<std::string> check_sftp_source(const core::source_context& ctx) {
   return core::check_spec<sftp_event_spec>(ctx, [&](const sftp_event_spec& spec) {
     auto name = fmt::format("sftp source {}/{}", ctx.event_source_name, ctx.event_name);
-    std::vector<std::string> problems;
-    if (spec.event_type.empty())
-      problems.push_back(name + ": type must be specified");
-    const auto& w = spec.watch_path;
-    if (w.directory.empty() || w.directory.front() != '/')
-      problems.push_back(name + ": directory must be an absolute file path");
-    if (w.path.empty() == w.path_regexp.empty())
-      problems.push_back(name + ": watchPathConfig needs one of path and pathRegexp");
-    try {
-      path_matcher{w};
-    } catch (const std::invalid_argument& e) {
-      problems.push_back(name + ": " + e.what());
-    }
+    auto problems = watch_problems(name, spec.event_type, spec.watch_path);
     if (!spec.username)
       problems.push_back(name + ": username is required");
     if (!spec.address)

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -19,50 +20,13 @@
 #include "ganglion/file/spec.hpp"
 #include "ganglion/file/transport.hpp"
 #include "kind_manifests.hpp"
+#include "log_capture.hpp"
+#include "recording_bus.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// A bus that keeps every event; it answers `saturated` to the first `refusals` publishes.
-class recording_bus : public core::bus_publisher {
-public:
-  void publish(core::event&& e, core::publish_done done) override {
-    if (refusals > 0) {
-      --refusals;
-      done(core::publish_status::saturated, {});
-      return;
-    }
-    {
-      std::lock_guard guard{mutex_};
-      events_.push_back(std::move(e));
-    }
-    done(core::publish_status::accepted, {});
-  }
-  std::vector<core::event> events() {
-    std::lock_guard guard{mutex_};
-    return events_;
-  }
-  /// The data of every event of event `name`, in order.
-  std::vector<std::string> data_of(const std::string& name) {
-    std::vector<std::string> out;
-    for (const auto& e : events())
-      if (e.subject == name)
-        out.push_back(e.data);
-    return out;
-  }
-  /// Waits until event `name` has `n` events.
-  bool wait_for(const std::string& name, std::size_t n) {
-    return test::eventually([&] { return data_of(name).size() >= n; }, 10s);
-  }
-
-  std::atomic<int> refusals{0};
-
-private:
-  std::mutex mutex_;
-  std::vector<core::event> events_;
-};
 
 class file_source_test : public ::testing::Test {
 protected:
@@ -76,7 +40,8 @@ protected:
     return e;
   }
 
-  std::unique_ptr<core::source> start(const std::string& name) {
+  /// Starts event `name`; waits until it watches its directory unless `wait` is false.
+  std::unique_ptr<core::source> start(const std::string& name, bool wait = true) {
     for (const auto& [event, spec] : events)
       test::put_event(es, "file", event, spec);
     core::source_context ctx;
@@ -90,7 +55,12 @@ protected:
       std::lock_guard guard{fail_mutex};
       failures.push_back(why);
     };
-    return core::start_source(file::make_source_factory(opts), ctx);
+    ctx.connected = [this] { connected = true; };
+    connected = false;
+    auto source = core::start_source(file::make_source_factory(opts), ctx);
+    if (wait && !test::eventually([&] { return connected.load(); }, 10s))
+      ADD_FAILURE() << name << " did not start watching " << dir;
+    return source;
   }
 
   std::vector<std::string> failed() {
@@ -111,12 +81,18 @@ protected:
   std::string dir = test::temp_dir();
   dsl::event_source es;
   std::map<std::string, test::event_under_test<file::event_spec>> events;
-  std::shared_ptr<recording_bus> bus = std::make_shared<recording_bus>();
+  std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
   core::metrics_registry metrics;
   file::options opts;
   std::mutex fail_mutex;
   std::vector<std::string> failures;
+  std::atomic<bool> connected{false};
+  test::log_capture log;
 };
+
+bool has(const std::vector<std::string>& all, const std::string& one) {
+  return std::find(all.begin(), all.end(), one) != all.end();
+}
 
 std::string data(const std::string& name, int op, const std::string& metadata = "null") {
   return R"({"name":")" + name + R"(","op":)" + std::to_string(op) + R"(,"metadata":)" + metadata
@@ -134,21 +110,21 @@ TEST_F(file_source_test, each_operation_fires_its_event_type_with_argo_data) {
     sources.push_back(start(name));
 
   test::write_file(at("x.txt"), "hello");
-  ASSERT_TRUE(bus->wait_for("create", 1));
-  ASSERT_TRUE(bus->wait_for("write", 1));
+  ASSERT_TRUE(bus->wait_for(1, "create"));
+  ASSERT_TRUE(bus->wait_for(1, "write"));
   ASSERT_EQ(::chmod(at("x.txt").c_str(), 0600), 0);
-  ASSERT_TRUE(bus->wait_for("chmod", 1));
+  ASSERT_TRUE(bus->wait_for(1, "chmod"));
   ASSERT_EQ(std::rename(at("x.txt").c_str(), at("y.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for("rename", 1));
+  ASSERT_TRUE(bus->wait_for(1, "rename"));
   ASSERT_EQ(::unlink(at("y.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for("remove", 1));
+  ASSERT_TRUE(bus->wait_for(1, "remove"));
 
   auto x = at("x.txt");
-  EXPECT_EQ(bus->data_of("create"), std::vector{data(x, 1, R"({"team":"a"})")});
-  EXPECT_EQ(bus->data_of("write").front(), data(x, 2));
-  EXPECT_EQ(bus->data_of("chmod").front(), data(x, 16));
-  EXPECT_EQ(bus->data_of("rename"), std::vector{data(x, 8)});
-  EXPECT_EQ(bus->data_of("remove"), std::vector{data(at("y.txt"), 4)});
+  EXPECT_EQ(bus->data("create"), std::vector{data(x, 1, R"({"team":"a"})")});
+  EXPECT_EQ(bus->data("write").front(), data(x, 2));
+  EXPECT_EQ(bus->data("chmod").front(), data(x, 16));
+  EXPECT_EQ(bus->data("rename"), std::vector{data(x, 8)});
+  EXPECT_EQ(bus->data("remove"), std::vector{data(at("y.txt"), 4)});
   const auto events = bus->events();
   EXPECT_EQ(events.front().type, "file");
   EXPECT_EQ(events.front().source, "files");
@@ -162,8 +138,8 @@ TEST_F(file_source_test, a_file_moved_in_is_created) {
   auto outside = test::temp_dir() + "/in.txt";
   test::write_file(outside, "x");
   ASSERT_EQ(std::rename(outside.c_str(), at("in.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for("create", 1));
-  EXPECT_EQ(bus->data_of("create").front(), data(at("in.txt"), 1));
+  ASSERT_TRUE(bus->wait_for(1, "create"));
+  EXPECT_EQ(bus->data("create").front(), data(at("in.txt"), 1));
 }
 
 TEST_F(file_source_test, path_takes_one_name_and_path_regexp_a_pattern) {
@@ -174,57 +150,61 @@ TEST_F(file_source_test, path_takes_one_name_and_path_regexp_a_pattern) {
   for (const auto* name : {"x.txt", "abc.txt", "x.txt.swp", "123.txt"})
     test::write_file(at(name), "");
   test::write_file(at("zz.txt"), ""); // the last: once it arrived, the others did
-  ASSERT_TRUE(bus->wait_for("pattern", 3));
-  EXPECT_EQ(bus->data_of("exact"), std::vector{data(at("x.txt"), 1)});
-  EXPECT_EQ(bus->data_of("pattern"),
+  ASSERT_TRUE(bus->wait_for(3, "pattern"));
+  EXPECT_EQ(bus->data("exact"), std::vector{data(at("x.txt"), 1)});
+  EXPECT_EQ(bus->data("pattern"),
             (std::vector{data(at("x.txt"), 1), data(at("abc.txt"), 1), data(at("zz.txt"), 1)}));
 }
 
 TEST_F(file_source_test, polling_gives_the_same_operations_with_base_names) {
   for (const auto* type : {"CREATE", "WRITE", "CHMOD", "RENAME", "REMOVE"})
     add(type, type, "", "^[a-z]\\.txt$").polling = true;
-  test::write_file(at("r.txt"), ""); // in every poller's first listing
+  // In every poller's first listing: each sees what happens to them.
+  test::write_file(at("a.txt"), "1");
+  test::write_file(at("r.txt"), "");
   std::vector<std::unique_ptr<core::source>> sources;
   for (const auto* type : {"CREATE", "WRITE", "CHMOD", "RENAME", "REMOVE"})
     sources.push_back(start(type));
 
-  test::write_file(at("a.txt"), "1");
-  ASSERT_TRUE(bus->wait_for("CREATE", 1));
-  // A later modification time than the one the poller saw.
+  test::write_file(at("c.txt"), "");
+  ASSERT_TRUE(bus->wait_for(1, "CREATE"));
+  // A later modification time than the one the pollers saw.
   struct timespec times[2] = {{0, UTIME_OMIT}, {2000000000, 0}};
   ASSERT_EQ(::utimensat(AT_FDCWD, at("a.txt").c_str(), times, 0), 0);
-  ASSERT_TRUE(bus->wait_for("WRITE", 1));
+  ASSERT_TRUE(test::eventually([&] { return has(bus->data("WRITE"), data("a.txt", 2)); }, 10s));
   ASSERT_EQ(::chmod(at("a.txt").c_str(), 0600), 0);
-  ASSERT_TRUE(bus->wait_for("CHMOD", 1));
+  ASSERT_TRUE(bus->wait_for(1, "CHMOD"));
   ASSERT_EQ(std::rename(at("a.txt").c_str(), at("b.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for("RENAME", 1));
+  ASSERT_TRUE(bus->wait_for(1, "RENAME"));
   ASSERT_EQ(::unlink(at("r.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for("REMOVE", 1));
+  ASSERT_TRUE(bus->wait_for(1, "REMOVE"));
 
-  EXPECT_EQ(bus->data_of("CREATE").front(), data("a.txt", 1));
-  EXPECT_EQ(bus->data_of("WRITE").front(), data("a.txt", 2));
-  EXPECT_EQ(bus->data_of("CHMOD").front(), data("a.txt", 16));
-  EXPECT_EQ(bus->data_of("RENAME"), std::vector{data("a.txt", 8)}); // the old name
-  EXPECT_EQ(bus->data_of("REMOVE"), std::vector{data("r.txt", 4)});
+  EXPECT_EQ(bus->data("CREATE").front(), data("c.txt", 1));
+  EXPECT_EQ(bus->data("CHMOD"), std::vector{data("a.txt", 16)});
+  EXPECT_EQ(bus->data("RENAME"), std::vector{data("a.txt", 8)}); // the old name
+  EXPECT_EQ(bus->data("REMOVE"), std::vector{data("r.txt", 4)});
 }
 
-TEST_F(file_source_test, a_missing_directory_is_an_error_until_it_exists) {
+TEST_F(file_source_test, a_missing_directory_is_waited_for_until_it_exists) {
   dir += "/later";
   add("create", "CREATE", "x.txt");
-  try {
-    start("create");
-    FAIL() << "a missing directory must not start";
-  } catch (const core::source_error& e) {
-    EXPECT_NE(std::string{e.what()}.find("cannot watch directory " + dir
-                                         + "/: No such file or directory"),
-              std::string::npos)
-      << e.what();
-  }
+  test::put_event(es, "file", "create", events["create"]);
+  core::source_context probe;
+  probe.event_name = "create";
+  probe.type = "file";
+  probe.manifest = &es;
+  EXPECT_EQ(file::make_source_factory().waiting_for(probe),
+            "waiting for directory " + dir + "/ (No such file or directory; tried again with backoff)");
+  auto source = start("create", false);
+  ASSERT_TRUE(test::eventually([&] { return log.count("cannot watch directory " + dir + "/: No such file or directory") > 0; }, 10s));
+  EXPECT_FALSE(connected);
   std::filesystem::create_directory(dir);
-  auto source = start("create"); // what the engine's restart with backoff does
+  ASSERT_TRUE(test::eventually([&] { return connected.load(); }, 15s));
+  EXPECT_EQ(file::make_source_factory().waiting_for(probe), "");
   test::write_file(at("x.txt"), "");
-  ASSERT_TRUE(bus->wait_for("create", 1));
-  EXPECT_EQ(bus->data_of("create").front(), data(at("x.txt"), 1));
+  ASSERT_TRUE(bus->wait_for(1, "create"));
+  EXPECT_EQ(bus->data("create").front(), data(at("x.txt"), 1));
+  EXPECT_TRUE(failed().empty());
 }
 
 TEST_F(file_source_test, a_directory_removed_later_fails_the_source) {
@@ -247,8 +227,8 @@ TEST_F(file_source_test, a_change_the_bus_refused_is_offered_again) {
   bus->refusals = 3;
   auto source = start("create");
   test::write_file(at("x.txt"), "");
-  ASSERT_TRUE(bus->wait_for("create", 1));
-  EXPECT_EQ(bus->data_of("create"), std::vector{data(at("x.txt"), 1)});
+  ASSERT_TRUE(bus->wait_for(1, "create"));
+  EXPECT_EQ(bus->data("create"), std::vector{data(at("x.txt"), 1)});
   EXPECT_EQ(counter("ganglion_events_rejected_total", "create", "saturated"), 3u);
   EXPECT_EQ(counter("ganglion_events_accepted_total", "create"), 1u);
 }
@@ -258,8 +238,8 @@ TEST_F(file_source_test, only_the_configured_event_type_fires) {
   auto source = start("remove");
   test::write_file(at("x.txt"), "data"); // CREATE, WRITE: not taken
   ASSERT_EQ(::unlink(at("x.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for("remove", 1));
-  EXPECT_EQ(bus->data_of("remove"), std::vector{data(at("x.txt"), 4)});
+  ASSERT_TRUE(bus->wait_for(1, "remove"));
+  EXPECT_EQ(bus->data("remove"), std::vector{data(at("x.txt"), 4)});
   EXPECT_EQ(counter("ganglion_events_received_total", "remove"), 1u);
 }
 

@@ -18,48 +18,13 @@
 #include "ganglion/file/spec.hpp"
 #include "ganglion/file/transport.hpp"
 #include "kind_manifests.hpp"
+#include "recording_bus.hpp"
 #include "sshd_server.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// A bus that keeps every event; it answers `saturated` to the first `refusals` publishes.
-class recording_bus : public core::bus_publisher {
-public:
-  void publish(core::event&& e, core::publish_done done) override {
-    if (refusals > 0) {
-      --refusals;
-      done(core::publish_status::saturated, {});
-      return;
-    }
-    {
-      std::lock_guard guard{mutex_};
-      data_.push_back(e.data);
-      types_.push_back(e.type);
-    }
-    done(core::publish_status::accepted, {});
-  }
-  std::vector<std::string> data() {
-    std::lock_guard guard{mutex_};
-    return data_;
-  }
-  std::vector<std::string> types() {
-    std::lock_guard guard{mutex_};
-    return types_;
-  }
-  bool wait_for(std::size_t n, std::chrono::milliseconds limit = 15s) {
-    return test::eventually([&] { return data().size() >= n; }, limit);
-  }
-
-  std::atomic<int> refusals{0};
-
-private:
-  std::mutex mutex_;
-  std::vector<std::string> data_;
-  std::vector<std::string> types_;
-};
 
 std::string data(const std::string& name, int op) {
   return R"({"name":")" + name + R"(","op":)" + std::to_string(op) + R"(,"metadata":null})";
@@ -124,7 +89,7 @@ protected:
   std::string secrets = test::temp_dir();
   dsl::event_source es;
   test::event_under_test<file::sftp_event_spec> spec;
-  std::shared_ptr<recording_bus> bus = std::make_shared<recording_bus>();
+  std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
   core::metrics_registry metrics;
   file::options opts;
   std::mutex mutex;
@@ -144,7 +109,7 @@ TEST_F(sftp_source_test, created_and_changed_files_fire_create_with_base_names) 
   test::write_file(dir + "/old.csv", "grown: a new size"); // changed: CREATE again
   ASSERT_TRUE(bus->wait_for(2)) << failure();
   EXPECT_EQ(bus->data(), (std::vector{data("a.csv", 1), data("old.csv", 1)}));
-  EXPECT_EQ(bus->types().front(), "sftp");
+  EXPECT_EQ(bus->events().front().type, "sftp");
   EXPECT_EQ(counter("ganglion_events_accepted_total"), 2u);
 }
 

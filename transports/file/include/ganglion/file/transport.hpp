@@ -25,9 +25,9 @@ struct options {
 /// The `file` source: watches `watchPathConfig.directory` with inotify (or `polling: true`: a
 /// stat poller) and publishes each change whose name matches `path` or `pathRegexp` and whose
 /// operation is `eventType` as a CloudEvent of type `file` with Argo's data
-/// `{"name":…,"op":<number>,"metadata":…}`. A directory that cannot be watched is a
-/// core::source_error (the engine restarts the source with backoff); a directory that goes
-/// away later fails the source the same way.
+/// `{"name":…,"op":<number>,"metadata":…}`. A directory that cannot be watched yet keeps the
+/// source Pending (saying why) while it tries again with backoff; a directory that goes away
+/// later fails the source (ctx.fail).
 core::source_factory make_source_factory(options opts = {});
 
 /// The file source's check step (also run when a source starts): eventType and
