@@ -3,6 +3,8 @@
 // acknowledged.
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <set>
 #include <thread>
 
@@ -213,6 +215,95 @@ TEST(jetstream_cluster, a_nats_restart_mid_stream_loses_no_acknowledged_event) {
   auto log = replica.output();
   auto lines = std::count(log.begin(), log.end(), '\n');
   EXPECT_LT(lines, 200) << "the restart flooded the log:\n" << log;
+}
+
+/// The eventTimes (`2026-12-05 12:00:01 +0000 UTC`) the sink received at `path`, in seconds
+/// since the epoch, with repeats.
+std::multiset<long long> tick_seconds(const test::http_sink& sink, const std::string& path) {
+  std::multiset<long long> out;
+  for (const auto& r : sink.requests())
+    if (r.target == path) {
+      auto json = nlohmann::json::parse(r.body, nullptr, false);
+      int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
+      if (json.is_object()
+          && std::sscanf(json.value("eventTime", "").c_str(), "%d-%d-%d %d:%d:%d", &y, &mo, &d,
+                         &h, &mi, &sec) == 6)
+        out.insert((std::chrono::sys_days{std::chrono::year{y} / mo / d} + std::chrono::hours{h}
+                    + std::chrono::minutes{mi} + std::chrono::seconds{sec})
+                     .time_since_epoch()
+                     .count());
+    }
+  return out;
+}
+
+TEST(jetstream_cluster, a_calendar_ticks_on_one_replica_and_its_successor_catches_up_once) {
+  test::nats_server nats;
+  test::http_sink sink;
+  auto manifests = fmt::format(R"(apiVersion: argoproj.io/v1alpha1
+kind: EventBus
+metadata:
+  name: default
+spec:
+  jetstreamExotic:
+    url: {nats}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata:
+  name: clock
+spec:
+  calendar:
+    tick:
+      interval: 1s
+      persistence:
+        catchup: {{enabled: true, maxDuration: 1m}}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Sensor
+metadata:
+  name: ticks
+spec:
+  dependencies:
+    - {{name: t, eventSourceName: clock, eventName: tick}}
+  triggers:
+    - template:
+        name: post
+        http:
+          url: {sink}/tick
+          method: POST
+          payload:
+            - src: {{dependencyName: t, dataKey: eventTime}}
+              dest: eventTime
+      atLeastOnce: true
+)",
+                               fmt::arg("nats", nats.url()), fmt::arg("sink", sink.url("")));
+  std::vector<std::unique_ptr<engine_process>> replicas;
+  for (int i = 0; i < 2; ++i)
+    replicas.push_back(std::make_unique<engine_process>(
+      manifests, "", true,
+      std::vector<std::string>{"--replica-id", fmt::format("r{}", i), "--lease-ttl", "2s"}));
+  auto owner = owner_of(replicas, "clock/tick", 20s, "source");
+  ASSERT_GE(owner, 0) << "no single replica runs the calendar";
+  auto sensor_owner = owner_of(replicas, "ticks", 20s);
+  ASSERT_GE(sensor_owner, 0) << "no single replica runs the sensor";
+  ASSERT_TRUE(test::eventually([&] { return tick_seconds(sink, "/tick").size() >= 3; }, 20s));
+  replicas[owner]->process().signal(SIGKILL);
+  replicas[owner]->process().wait(5s);
+  auto before = tick_seconds(sink, "/tick").size();
+  // The other replica takes the calendar over and fires the ticks the dead one missed.
+  ASSERT_TRUE(
+    test::eventually([&] { return tick_seconds(sink, "/tick").size() >= before + 6; }, 30s))
+    << replicas[1 - owner]->output();
+  auto ticks = tick_seconds(sink, "/tick");
+  // No tick skipped: every second from the first to the last reached the sink.
+  std::set<long long> distinct(ticks.begin(), ticks.end());
+  EXPECT_EQ(*distinct.rbegin() - *distinct.begin() + 1, static_cast<long long>(distinct.size()));
+  // No tick fired twice. When the killed replica also ran the sensor, its atLeastOnce trigger
+  // may POST an event it was sending again (the trigger's at-least-once, not the calendar's).
+  if (sensor_owner != owner)
+    EXPECT_EQ(ticks.size(), distinct.size()) << "a tick reached the sink twice";
+  else
+    EXPECT_LE(ticks.size(), distinct.size() + 1);
 }
 
 } // namespace

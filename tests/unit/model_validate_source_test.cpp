@@ -90,17 +90,6 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
   EXPECT_TRUE(has_diagnostic(load(github), "spec.github.g.webhook", position_of(github, "g:"),
                              "webhook is required"));
 
-  auto file = event_source_yaml("  file:\n    f:\n      eventType: CREATE\n"
-                     "      watchPathConfig: {directory: tmp, path: a, pathRegexp: \"(\"}\n");
-  auto fr = load(file);
-  const std::string at = "spec.file.f.watchPathConfig";
-  EXPECT_TRUE(has_diagnostic(fr, at + ".directory", position_of(file, "directory"),
-                             "must be an absolute path"));
-  EXPECT_TRUE(has_diagnostic(fr, at, position_of(file, "watchPathConfig"),
-                             "path or pathRegexp, not both"));
-  EXPECT_TRUE(has_diagnostic(fr, at + ".pathRegexp", position_of(file, "pathRegexp"),
-                             "invalid regular expression"));
-
   auto amqp = event_source_yaml("  amqp:\n    queue1: {routingKey: r, exchangeType: direct}\n");
   EXPECT_TRUE(has_diagnostic(load(amqp), "spec.amqp.queue1", position_of(amqp, "queue1"),
                              "exactly one of url and urlSecret"));

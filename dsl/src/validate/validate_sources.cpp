@@ -61,7 +61,7 @@ void check_duration(const json& spec, const char* key, const std::string& path,
     cx.error(child_path(path, key), "invalid duration \"" + value + "\"");
 }
 
-// WatchPathConfig.Validate: under `watchPathConfig` (file, sftp) or inline (hdfs).
+// WatchPathConfig.Validate, inline (hdfs; file and sftp check theirs in transports/file).
 void check_watch_path(const json& spec, const std::string& path, bool is_inline,
                       const load_context& cx) {
   static const json none = json::object();
@@ -177,17 +177,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "channelName", p, cx);
        required(s, "channelKey", p, cx);
        check_tls(s, p, cx);
-     }},
-    {"file",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "eventType", p, cx);
-       check_watch_path(s, p, false, cx);
-     }},
-    {"sftp",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "eventType", p, cx);
-       check_watch_path(s, p, false, cx);
-       check_duration(s, "pollIntervalDuration", p, cx);
      }},
     {"pubSub",
      [](const json& s, const std::string& p, const load_context& cx) {
