@@ -5,6 +5,7 @@
 
 #include "files.hpp"
 #include "redis_fixture.hpp"
+#include "server_process.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;
@@ -15,14 +16,7 @@ class redis_tls : public ::testing::Test {
 protected:
   void SetUp() override {
     const auto dir = secrets + "/tls";
-    test::write_file(dir + "/.keep", "");
-    test::child_process openssl{{"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-                                 "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-days",
-                                 "1", "-subj", "/CN=127.0.0.1", "-addext",
-                                 "subjectAltName=IP:127.0.0.1"}};
-    auto code = openssl.wait(30s);
-    ASSERT_TRUE(code.has_value());
-    ASSERT_EQ(*code, 0) << openssl.output();
+    test::write_self_signed_certificate(dir);
     test::redis_server_options options;
     options.tls_cert_file = dir + "/cert.pem";
     options.tls_key_file = dir + "/key.pem";
