@@ -55,6 +55,12 @@ void check_stream(const stream_spec& s, const dsl::spec_check_input& in) {
   const auto& cx = in.cx;
   check_server(s, at, cx);
   check_list(s.streams, at, "streams", "stream", cx);
+  for (std::size_t i = 0; i < s.streams.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (s.streams[i] == s.streams[j]) { // *ganglion*: one XREADGROUP reads each stream once
+        cx.error(child_path(at, "streams"), "stream \"" + s.streams[i] + "\" is listed twice");
+        break;
+      }
   if (s.max_msg_count_per_read < 0)
     cx.error(child_path(at, "maxMsgCountPerRead"),
              "maxMsgCountPerRead must not be negative (0 or absent: 10)"); // *ganglion*

@@ -45,6 +45,10 @@ TEST(redis_spec_rules, redis_stream_source_rules) {
   EXPECT_TRUE(has_diagnostic(r, "spec.redisStream.m.maxMsgCountPerRead",
                              position_of(yaml, "maxMsgCountPerRead"),
                              "maxMsgCountPerRead must not be negative"));
+  auto twice = event_source_yaml("  redisStream:\n    t:\n      hostAddress: r:6379\n"
+                                 "      streams: [a, b, a]\n");
+  EXPECT_TRUE(has_diagnostic(load(twice), "spec.redisStream.t.streams",
+                             position_of(twice, "streams"), "stream \"a\" is listed twice"));
   // No namespace rule here: Argo's RedisStreamEventSource has no `namespace`.
   for (const auto& d : r.diagnostics)
     EXPECT_EQ(d.path.find("spec.redisStream.m.namespace"), std::string::npos) << d.to_string();
