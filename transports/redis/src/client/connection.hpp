@@ -47,6 +47,7 @@ struct reply {
   long long integer = 0;
   std::vector<reply> elements;
 
+  /// True for an error reply (`-ERR …`, `-NOGROUP …`).
   bool is_error() const noexcept { return kind == type::error; }
 };
 
@@ -59,6 +60,7 @@ public:
   waker& operator=(const waker&) = delete;
   /// Wakes every current and later read (for good).
   void wake() const;
+  /// The eventfd, readable once woken.
   int fd() const noexcept { return fd_; }
 
 private:

@@ -17,6 +17,7 @@ namespace ganglion::redis {
 /// One connected socket (plain or TLS).
 class stream_socket {
 public:
+  /// The clock of the deadlines.
   using clock = std::chrono::steady_clock;
 
   /// Connects to `to` (every address it resolves to, in turn) and handshakes TLS when `tls` is

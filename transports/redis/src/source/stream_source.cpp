@@ -95,6 +95,7 @@ public:
     }
   }
 
+  /// `redisStream source <eventsource>/<event>`, for logs.
   std::string name;
 
 private:
@@ -207,6 +208,7 @@ private:
   std::shared_ptr<core::bus_publisher> bus_;
 
 public:
+  /// The source's counters (the loop counts its reconnections there too).
   source_metrics metrics;
 
 private:
