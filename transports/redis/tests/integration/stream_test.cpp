@@ -171,3 +171,21 @@ TEST_F(redis_stream, entries_refused_before_a_server_restart_are_delivered_after
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(redis_stream, a_destroyed_group_is_created_again) {
+  add("e");
+  auto source = start("e");
+  EXPECT_EQ(client.run({"XGROUP", "DESTROY", "orders", "argo-events-cg"}).integer, 1);
+  // NOGROUP ends the read; the source connects again and creates the group from `$`.
+  ASSERT_TRUE(test::eventually([&] {
+    xadd("orders", {"n", "1"});
+    return test::eventually([&] { return !bus->events().empty(); }, 200ms);
+  }));
+  EXPECT_EQ(test::counter_value(metrics, R"(ganglion_source_reconnects_total{eventsource="orders",)"
+                                         R"(event="e"})"),
+            1);
+}
+
+} // namespace
