@@ -43,6 +43,11 @@ if(GANGLION_ENABLE_FILE)
   # libssh (the sftp source) ships a pkg-config file; its CMake package names no target.
   pkg_check_modules(LIBSSH REQUIRED IMPORTED_TARGET libssh)
 endif()
+if(GANGLION_ENABLE_REDIS)
+  # hiredis ships a quirky CMake package without a target: its pkg-config file. GLOBAL, so that
+  # the tests (a raw hiredis client) can link PkgConfig::HIREDIS too.
+  pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET GLOBAL hiredis)
+endif()
 if(GANGLION_ENABLE_GRPC)
   # gRPC's CMake package finds protobuf, OpenSSL, c-ares, absl and re2 itself; protoc and the
   # C++ plugin generate the code of transports/grpc/proto.

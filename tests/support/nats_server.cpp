@@ -1,13 +1,10 @@
 #include "nats_server.hpp"
 
-#include <chrono>
-#include <csignal>
-#include <stdexcept>
 #include <utility>
 
 #include "files.hpp"
 #include "http_sink.hpp"
-#include "listening.hpp"
+#include "server_process.hpp"
 
 namespace ganglion::test {
 
@@ -46,17 +43,11 @@ void nats_server::start() {
     argv.insert(argv.end(), {"--auth", options_.token});
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   process_ = std::make_unique<child_process>(argv);
-  wait_listening(*process_, port_, "nats-server");
+  wait_until_accepting(*process_, port_, "nats-server");
 }
 
 void nats_server::stop() {
-  if (!process_)
-    return;
-  process_->signal(SIGTERM);
-  if (!process_->wait(std::chrono::seconds(5)))
-    process_->signal(SIGKILL);
-  process_->wait(std::chrono::seconds(5));
-  process_.reset();
+  stop_server_process(process_);
 }
 
 std::string nats_server::output() const {

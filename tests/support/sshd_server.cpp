@@ -13,7 +13,7 @@
 
 #include "files.hpp"
 #include "http_sink.hpp"
-#include "listening.hpp"
+#include "server_process.hpp"
 
 namespace ganglion::test {
 
@@ -107,7 +107,7 @@ std::string sshd_server::host_public_key() const {
 void sshd_server::start() {
   process_ = std::make_unique<child_process>(
     std::vector<std::string>{sshd_binary, "-D", "-e", "-f", dir_ + "/sshd_config"});
-  wait_listening(*process_, port_, "sshd");
+  wait_until_accepting(*process_, port_, "sshd");
 }
 
 void sshd_server::stop() {
@@ -116,11 +116,7 @@ void sshd_server::stop() {
   // The listener's children serve the open sessions: a stopped server ends them too.
   for (int child : descendants(process_->pid()))
     ::kill(child, SIGKILL);
-  process_->signal(SIGTERM);
-  if (!process_->wait(std::chrono::seconds(5)))
-    process_->signal(SIGKILL);
-  process_->wait(std::chrono::seconds(5));
-  process_.reset();
+  stop_server_process(process_);
 }
 
 std::string sshd_server::output() const {

@@ -45,13 +45,11 @@ TEST(model_mapping_source, events_of_kinds_not_run_keep_their_spec_as_schema_typ
 kind: EventSource
 metadata: {name: k}
 spec:
-  redisStream:
+  azureQueueStorage:
     first:
-      hostAddress: redis:6379
-      streams: [s]
-      db: 2
-      maxMsgCountPerRead: 5
-      username: 10
+      storageAccountName: account
+      queueName: 10
+      waitTimeInSeconds: 2
       metadata: {n: 1}
 )");
   const auto& es = only<event_source>(r);
@@ -59,12 +57,11 @@ spec:
   ASSERT_EQ(es.spec.events.size(), 1u);
   const auto& e = es.spec.events[0];
   EXPECT_FALSE(e.spec.has_value());
-  EXPECT_EQ(e.type, "redisStream");
+  EXPECT_EQ(e.type, "azureQueueStorage");
   EXPECT_EQ(e.name, "first");
   auto json = nlohmann::json::parse(e.json);
-  EXPECT_EQ(json["username"], "10"); // a string field stays a string
-  EXPECT_EQ(json["db"], 2);
-  EXPECT_EQ(json["maxMsgCountPerRead"], 5);
+  EXPECT_EQ(json["queueName"], "10"); // a string field stays a string
+  EXPECT_EQ(json["waitTimeInSeconds"], 2);
   EXPECT_EQ(json["metadata"]["n"], "1");
 }
 

@@ -266,20 +266,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "channel", p, cx);
        check_tls(s, p, cx);
      }},
-    {"redis",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "hostAddress", p, cx);
-       required_object(s, "channels", p, cx);
-       if (has(s, "password") && text(s, "namespace").empty())
-         cx.error(child_path(p, "namespace"), "namespace is required to read the password secret");
-       check_tls(s, p, cx);
-     }},
-    {"redisStream",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "hostAddress", p, cx);
-       required_object(s, "streams", p, cx);
-       check_tls(s, p, cx);
-     }},
     {"slack",
      [](const json& s, const std::string& p, const load_context& cx) {
        required_object(s, "token", p, cx);

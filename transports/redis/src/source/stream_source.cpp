@@ -1,0 +1,275 @@
+// The `redisStream` event source: XREADGROUP on its streams through one consumer group, each
+// entry XACKed once the bus accepted its event.
+
+#include <algorithm>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include "client/credentials.hpp"
+#include "ganglion/core/event.hpp"
+#include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/kind_check.hpp"
+#include "ganglion/redis/transport.hpp"
+#include "source/event_data.hpp"
+#include "source/source_loop.hpp"
+#include "source/source_metrics.hpp"
+
+namespace ganglion::redis {
+
+namespace {
+
+/// The outcomes of one read's events, filled by the bus's callbacks.
+struct batch {
+  explicit batch(std::size_t n) : outcomes(n, core::publish_status::stopped), remaining(n) {}
+  std::mutex mutex;
+  std::condition_variable done;
+  std::vector<core::publish_status> outcomes;
+  std::size_t remaining;
+};
+
+/// One entry read: its stream (index) and ID.
+struct read_entry {
+  std::size_t stream;
+  std::string id;
+};
+
+/// The serving state of one redisStream source.
+class stream_reader {
+public:
+  stream_reader(const core::source_context& ctx, const stream_spec& spec, const options& opts)
+    : name(fmt::format("redisStream source {}/{}", ctx.event_source_name, ctx.event_name)),
+      spec_(spec), opts_(opts), event_source_(ctx.event_source_name),
+      event_name_(ctx.event_name), bus_(ctx.bus),
+      metrics(ctx.metrics, ctx.event_source_name, ctx.event_name),
+      cursors_(spec.streams.size(), "0-0") {}
+
+  /// XGROUP CREATE on every stream (from `$`, as Argo); then the pending entries are read
+  /// first. Throws connection_error (also when a stream does not exist, as Argo fails).
+  void prepare(connection& conn) {
+    for (const auto& stream : spec_.streams) {
+      auto r = conn.call({"XGROUP", "CREATE", stream, spec_.group(), "$"});
+      if (!r)
+        throw connection_error("stopped");
+      if (r->is_error() && r->text.rfind("BUSYGROUP", 0) != 0)
+        throw connection_error(fmt::format(
+          "creating consumer group {} for stream {} on host {}: {}", spec_.group(), stream,
+          spec_.host_address, r->text));
+    }
+    std::fill(cursors_.begin(), cursors_.end(), "0-0");
+  }
+
+  /// Reads, publishes and acknowledges until stopping.
+  void serve(connection& conn, source_loop& loop) {
+    auto retry = opts_.retry_delay;
+    while (!loop.stopping()) {
+      std::vector<std::string> args{"XREADGROUP", "GROUP", spec_.group(), consumer_name, "COUNT",
+                                    std::to_string(spec_.count()), "BLOCK",
+                                    std::to_string(opts_.block.count()), "STREAMS"};
+      args.insert(args.end(), spec_.streams.begin(), spec_.streams.end());
+      args.insert(args.end(), cursors_.begin(), cursors_.end());
+      conn.send(args);
+      auto r = conn.read(opts_.block + opts_.connect_timeout);
+      if (!r) {
+        if (loop.stopping())
+          return;
+        throw connection_error("no reply to XREADGROUP");
+      }
+      if (r->is_error())
+        throw connection_error("XREADGROUP failed: " + r->text); // NOGROUP: made again
+      if (r->kind != reply::type::array)
+        continue; // nil: nothing new within BLOCK
+      if (!deliver(conn, *r, loop))
+        return;
+      if (refused_) {
+        if (!loop.pause(retry))
+          return;
+        retry = std::min(retry * 2, opts_.max_reconnect_delay);
+      } else {
+        retry = opts_.retry_delay;
+      }
+    }
+  }
+
+  /// `redisStream source <eventsource>/<event>`, for logs.
+  std::string name;
+
+private:
+  std::size_t index_of(const std::string& stream) const {
+    auto i = std::find(spec_.streams.begin(), spec_.streams.end(), stream);
+    return static_cast<std::size_t>(i - spec_.streams.begin());
+  }
+
+  /// Publishes the entries of one XREADGROUP reply, waits for the bus, acknowledges what it
+  /// took. False when stopping (what is not acknowledged stays pending).
+  bool deliver(connection& conn, const reply& r, source_loop& loop) {
+    std::vector<read_entry> entries;
+    std::vector<std::string> data;
+    for (const auto& per_stream : r.elements) {
+      if (per_stream.elements.size() != 2)
+        continue;
+      auto index = index_of(per_stream.elements[0].text);
+      if (index >= spec_.streams.size())
+        continue;
+      const auto& list = per_stream.elements[1].elements;
+      if (list.empty())
+        cursors_[index] = ">"; // the pending entries are done: new ones from now on
+      for (const auto& entry : list) {
+        if (entry.elements.empty())
+          continue;
+        std::optional<std::map<std::string, std::string>> values;
+        if (entry.elements.size() > 1 && entry.elements[1].kind == reply::type::array) {
+          values.emplace();
+          const auto& fields = entry.elements[1].elements;
+          for (std::size_t i = 0; i + 1 < fields.size(); i += 2)
+            (*values)[fields[i].text] = fields[i + 1].text;
+        }
+        entries.push_back({index, entry.elements[0].text});
+        data.push_back(stream_event_data(spec_.streams[index], entry.elements[0].text, values,
+                                         spec_.metadata));
+      }
+    }
+    auto outcome = std::make_shared<batch>(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      metrics.received();
+      bus_->publish(core::make_event(event_source_, "redisStream", event_name_,
+                                     std::move(data[i])),
+                    [outcome, i](core::publish_status status, const std::string&) {
+                      {
+                        std::lock_guard guard{outcome->mutex};
+                        outcome->outcomes[i] = status;
+                        --outcome->remaining;
+                      }
+                      outcome->done.notify_all();
+                    });
+    }
+    {
+      std::unique_lock lock{outcome->mutex};
+      while (!outcome->done.wait_for(lock, std::chrono::milliseconds(50),
+                                     [&] { return outcome->remaining == 0; }))
+        if (loop.stopping())
+          return false;
+    }
+    acknowledge(conn, entries, outcome->outcomes);
+    return true;
+  }
+
+  void acknowledge(connection& conn, const std::vector<read_entry>& entries,
+                   const std::vector<core::publish_status>& outcomes) {
+    refused_ = false;
+    std::vector<std::vector<std::string>> acks(spec_.streams.size());
+    std::vector<bool> refused(spec_.streams.size(), false);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      auto status = outcomes[i];
+      if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
+        if (status == core::publish_status::accepted)
+          metrics.accepted();
+        acks[entries[i].stream].push_back(entries[i].id);
+        continue;
+      }
+      metrics.rejected(core::to_string(status));
+      refused[entries[i].stream] = true;
+      std::uint64_t held_back = 0;
+      if (refused_log_.allow(held_back))
+        spdlog::warn("{}: the bus refused entry {} of {} ({}); it stays pending and is read "
+                     "again{}",
+                     name, entries[i].id, spec_.streams[entries[i].stream],
+                     core::to_string(status), core::held_back_note(held_back));
+    }
+    for (std::size_t s = 0; s < spec_.streams.size(); ++s) {
+      if (!acks[s].empty()) {
+        std::vector<std::string> args{"XACK", spec_.streams[s], spec_.group()};
+        args.insert(args.end(), acks[s].begin(), acks[s].end());
+        auto r = conn.call(args);
+        if (r && r->is_error())
+          spdlog::error("{}: XACK on {} failed: {}", name, spec_.streams[s], r->text);
+      }
+      if (refused[s]) {
+        cursors_[s] = "0-0"; // re-read this consumer's pending entries from the start
+        refused_ = true;
+      } else if (cursors_[s] != ">") {
+        for (auto i = entries.rbegin(); i != entries.rend(); ++i)
+          if (i->stream == s) {
+            cursors_[s] = i->id;
+            break;
+          }
+      }
+    }
+  }
+
+  stream_spec spec_;
+  options opts_;
+  std::string event_source_;
+  std::string event_name_;
+  std::shared_ptr<core::bus_publisher> bus_;
+
+public:
+  /// The source's counters (the loop counts its reconnections there too).
+  source_metrics metrics;
+
+private:
+  std::vector<std::string> cursors_; ///< per stream: a pending entry ID, or `>` (new ones)
+  bool refused_ = false;
+  core::log_throttle refused_log_;
+};
+
+/// A running redisStream source.
+class stream_source final : public core::source {
+public:
+  stream_source(const core::source_context& ctx, const stream_spec& spec, const options& opts,
+                server_settings settings)
+    : reader_(ctx, spec, opts) {
+    source_loop::hooks hooks;
+    hooks.prepare = [this](connection& c) { reader_.prepare(c); };
+    hooks.serve = [this](connection& c) { reader_.serve(c, *loop_); };
+    loop_ = std::make_unique<source_loop>(reader_.name, std::move(settings), opts,
+                                          std::move(hooks), ctx.fail, reader_.metrics);
+    loop_->start();
+  }
+
+private:
+  stream_reader reader_;
+  std::unique_ptr<source_loop> loop_;
+};
+
+std::unique_ptr<core::source> start_stream_source(const options& opts,
+                                                  const core::source_context& ctx) {
+  const auto& spec = core::spec_of<stream_spec>(ctx);
+  if (!ctx.bus)
+    throw core::source_error("redisStream source started without a bus");
+  auto name = fmt::format("redisStream source {}/{}", ctx.event_source_name, ctx.event_name);
+  try {
+    auto settings = resolve_server(spec, ctx.secrets.get(), "redisStream." + ctx.event_name);
+    auto source = std::make_unique<stream_source>(ctx, spec, opts, std::move(settings));
+    spdlog::info("{}: reading {} on {} as group {}", name, fmt::join(spec.streams, ", "),
+                 spec.host_address, spec.group());
+    return source;
+  } catch (const connection_error& e) {
+    throw core::source_error(fmt::format("{}: {}", name, e.what()));
+  }
+}
+
+} // namespace
+
+std::vector<std::string> check_stream_source(const core::source_context& ctx) {
+  return core::check_spec<stream_spec>(ctx, [&](const auto& spec) {
+    auto name = fmt::format("redisStream source {}/{}", ctx.event_source_name, ctx.event_name);
+    std::vector<std::string> problems;
+    if (spec.host_address.empty())
+      problems.push_back(fmt::format("{}: host address must be specified", name));
+    if (spec.streams.empty())
+      problems.push_back(fmt::format("{}: stream/streams must be specified", name));
+    return problems;
+  });
+}
+
+core::source_factory make_stream_source_factory(options opts) {
+  return {[opts](const core::source_context& ctx) { return start_stream_source(opts, ctx); },
+          check_stream_source, stream_spec_step()};
+}
+
+} // namespace ganglion::redis
