@@ -60,6 +60,7 @@ session::session(client_settings settings, session_options options)
   mosquitto_connect_callback_set(client_, &session::on_connect);
   mosquitto_subscribe_callback_set(client_, &session::on_subscribe);
   mosquitto_message_callback_set(client_, &session::on_message);
+  mosquitto_log_callback_set(client_, &session::on_log);
   thread_ = std::thread([this] { run(); });
 }
 
@@ -132,14 +133,19 @@ void session::run() {
 }
 
 std::string session::connect_and_serve(bool first) {
+  connack_problem_.clear();
+  library_error_.clear();
+  auto describe = [this](int rc, int saved_errno) {
+    auto text = error_text(rc, saved_errno);
+    return library_error_.empty() ? text : text + " (" + library_error_ + ")";
+  };
   errno = 0;
   int rc = first ? mosquitto_connect_async(client_, settings_.address.host.c_str(),
                                            settings_.address.port, options_.keepalive_seconds)
                  : mosquitto_reconnect_async(client_);
   if (rc != MOSQ_ERR_SUCCESS)
-    return error_text(rc, errno);
+    return describe(rc, errno);
   auto deadline = std::chrono::steady_clock::now() + options_.connect_timeout;
-  connack_problem_.clear();
   while (true) {
     {
       std::lock_guard guard{mutex_};
@@ -151,7 +157,7 @@ std::string session::connect_and_serve(bool first) {
     if (rc != MOSQ_ERR_SUCCESS) {
       if (!connack_problem_.empty())
         return connack_problem_;
-      return error_text(rc, errno);
+      return describe(rc, errno);
     }
     if (!acknowledged_ && std::chrono::steady_clock::now() > deadline)
       return fmt::format("no answer to CONNECT within {} ms", options_.connect_timeout.count());
@@ -194,6 +200,11 @@ void session::on_subscribe(struct mosquitto* client, void* self, int, int count,
                  s->options_.topic);
   if (s->options_.on_subscribed)
     s->options_.on_subscribed(again);
+}
+
+void session::on_log(struct mosquitto*, void* self, int level, const char* text) {
+  if (level == MOSQ_LOG_ERR && text != nullptr)
+    static_cast<session*>(self)->library_error_ = text;
 }
 
 void session::on_message(struct mosquitto*, void* self, const struct mosquitto_message* msg) {

@@ -65,6 +65,7 @@ private:
   static void on_connect(struct mosquitto*, void* self, int rc);
   static void on_subscribe(struct mosquitto*, void* self, int mid, int count, const int* granted);
   static void on_message(struct mosquitto*, void* self, const struct mosquitto_message* msg);
+  static void on_log(struct mosquitto*, void* self, int level, const char* text);
 
   client_settings settings_;
   session_options options_;
@@ -80,6 +81,7 @@ private:
   bool ever_subscribed_ = false;
   std::string refused_;          ///< a CONNACK refusal that retrying will not cure
   std::string connack_problem_;  ///< why the broker refused the last CONNACK
+  std::string library_error_;    ///< libmosquitto's last error line (OpenSSL's reason)
   core::log_throttle failure_log;
 };
 

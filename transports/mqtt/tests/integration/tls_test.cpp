@@ -111,6 +111,7 @@ TEST_F(mqtt_tls, an_untrusted_server_certificate_is_refused) {
   auto source = start(s);
   ASSERT_TRUE(test::eventually([&] { return !failed().empty(); }, 10s));
   EXPECT_NE(failed().find("after 2 attempt(s)"), std::string::npos) << failed();
+  EXPECT_NE(failed().find("certificate verify failed"), std::string::npos) << failed();
   EXPECT_FALSE(connected.load());
 }
 

@@ -16,7 +16,7 @@ metadata: {name: es}
 spec:
   mqtt:
     example:
-      url: tcp://mqtt.argo-events:1883
+      url: ssl://mqtt.argo-events:8883
       topic: sensors/+/temperature
       clientId: "1234"
       jsonBody: true
@@ -35,7 +35,7 @@ spec:
   const auto& es = only<event_source>(r);
   ASSERT_TRUE(clean(r));
   const auto& m = event_spec<mqtt::event_spec>(es, "mqtt", "example");
-  EXPECT_EQ(m.url, "tcp://mqtt.argo-events:1883");
+  EXPECT_EQ(m.url, "ssl://mqtt.argo-events:8883");
   EXPECT_EQ(m.topic, "sensors/+/temperature");
   EXPECT_EQ(m.client_id, "1234");
   EXPECT_TRUE(m.json_body);

@@ -29,15 +29,15 @@ TEST(mqtt_spec_rules, url_needs_a_scheme_libmosquitto_speaks_and_a_port) {
                                 "    f: {url: \"mqtts://b:8883\", topic: t, clientId: c}\n"
                                 "    g: {url: \"tcp://b:99999\", topic: t, clientId: c}\n");
   auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.a.url", position_of(yaml, "\"ws://"),
+  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.a.url", position_of(yaml, "url: \"ws://"),
                              "(MQTT over WebSocket) is not supported by ganglion"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.b.url", position_of(yaml, "\"tcp://b\""),
+  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.b.url", position_of(yaml, "url: \"tcp://b\""),
                              "the url has no port"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.c.url", position_of(yaml, "\"http://"),
+  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.c.url", position_of(yaml, "url: \"http://"),
                              "unknown scheme http://"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.d.url", position_of(yaml, "\"tcp://u:p"),
+  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.d.url", position_of(yaml, "url: \"tcp://u:p"),
                              "ignored: the user and password in the url", severity::warning));
-  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.g.url", position_of(yaml, "\"tcp://b:99999"),
+  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.g.url", position_of(yaml, "url: \"tcp://b:99999"),
                              "is not a number from 1 to 65535"));
   auto at = [&](std::string_view path) {
     return std::count_if(r.diagnostics.begin(), r.diagnostics.end(),
@@ -53,9 +53,9 @@ TEST(mqtt_spec_rules, topic_wildcards_must_be_whole_levels) {
                                 "    b: {url: \"tcp://b:1883\", topic: \"a/b+\", clientId: c}\n"
                                 "    c: {url: \"tcp://b:1883\", topic: \"+/x/#\", clientId: c}\n");
   auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.a.topic", position_of(yaml, "\"a/#/b\""),
+  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.a.topic", position_of(yaml, "topic: \"a/#"),
                              "# must be the whole last level of the topic filter"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.b.topic", position_of(yaml, "\"a/b+\""),
+  EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.b.topic", position_of(yaml, "topic: \"a/b+"),
                              "+ must be a whole level of the topic filter"));
   EXPECT_FALSE(has_errors(load(event_source_yaml(
     "  mqtt:\n    c: {url: \"tcp://b:1883\", topic: \"+/x/#\", clientId: c}\n"))
