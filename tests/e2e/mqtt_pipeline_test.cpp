@@ -64,7 +64,7 @@ TEST(e2e_mqtt, a_published_message_fires_the_sensor_with_argo_event_data) {
   ASSERT_TRUE(client.publish("bar", R"({"celsius": 21.5})"));
   ASSERT_TRUE(sink.wait_for(1, 15s)) << engine.output();
   auto body = nlohmann::json::parse(sink.requests().at(0).body);
-  EXPECT_EQ(body["celsius"], 21.5);
+  EXPECT_EQ(body["celsius"], "21.5"); // payload values are strings, as in Argo
   EXPECT_EQ(body["topic"], "bar");
   EXPECT_TRUE(engine.wait_metric(
     R"(ganglion_events_accepted_total{eventsource="mqtt",event="example"} 1)"))

@@ -1,37 +1,16 @@
 #include "mosquitto_server.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <csignal>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "files.hpp"
 #include "http_sink.hpp"
+#include "server_process.hpp"
 
 namespace ganglion::test {
-
-namespace {
-
-bool accepts(std::uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0)
-    return false;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
-
-} // namespace
 
 mosquitto_server::mosquitto_server() : mosquitto_server(mosquitto_server_options{}) {}
 
@@ -74,24 +53,11 @@ std::string mosquitto_server::url() const {
 void mosquitto_server::start() {
   process_ = std::make_unique<child_process>(
     std::vector<std::string>{"/usr/sbin/mosquitto", "-c", dir_ + "/mosquitto.conf"});
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (!accepts(port_)) {
-    if (!process_->running())
-      throw std::runtime_error("mosquitto exited at start: " + process_->output());
-    if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("mosquitto did not listen within 15 s: " + process_->output());
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  wait_listening(*process_, port_, "mosquitto");
 }
 
 void mosquitto_server::stop() {
-  if (!process_)
-    return;
-  process_->signal(SIGTERM);
-  if (!process_->wait(std::chrono::seconds(5)))
-    process_->signal(SIGKILL);
-  process_->wait(std::chrono::seconds(5));
-  process_.reset();
+  stop_process(process_);
 }
 
 std::string mosquitto_server::output() const {

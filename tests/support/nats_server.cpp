@@ -1,37 +1,13 @@
 #include "nats_server.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <csignal>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "files.hpp"
 #include "http_sink.hpp"
+#include "server_process.hpp"
 
 namespace ganglion::test {
-
-namespace {
-
-bool accepts(std::uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0)
-    return false;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
-
-} // namespace
 
 nats_server::nats_server(bool jetstream) : nats_server([jetstream] {
     nats_server_options options;
@@ -68,24 +44,11 @@ void nats_server::start() {
     argv.insert(argv.end(), {"--auth", options_.token});
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   process_ = std::make_unique<child_process>(argv);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (!accepts(port_)) {
-    if (!process_->running())
-      throw std::runtime_error("nats-server exited at start: " + process_->output());
-    if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("nats-server did not listen within 15 s: " + process_->output());
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  wait_listening(*process_, port_, "nats-server");
 }
 
 void nats_server::stop() {
-  if (!process_)
-    return;
-  process_->signal(SIGTERM);
-  if (!process_->wait(std::chrono::seconds(5)))
-    process_->signal(SIGKILL);
-  process_->wait(std::chrono::seconds(5));
-  process_.reset();
+  stop_process(process_);
 }
 
 std::string nats_server::output() const {

@@ -101,7 +101,7 @@ void session::run() {
       break; // stopping
     if (!refused_.empty())
       return fail(refused_);
-    if (acknowledged_) {
+    if (acknowledged_ && ever_subscribed_) {
       failures = 0;
       spdlog::warn("{}: disconnected from {} ({}); reconnecting", options_.name, settings_.url,
                    why);
