@@ -1,5 +1,10 @@
 // The mqtt source against a real mosquitto broker, with a bus that records what it is offered.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -318,4 +323,41 @@ TEST_F(mqtt_source_test, a_missing_secret_refuses_to_start) {
     EXPECT_NE(std::string(error.what()).find("mqtt.auth.username"), std::string::npos)
       << error.what();
   }
+}
+
+TEST_F(mqtt_source_test, a_broker_that_never_acknowledges_is_an_attempt_that_times_out) {
+  // A listening socket nobody accepts on: the kernel completes the TCP handshake, no CONNACK.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 8), 0);
+  socklen_t length = sizeof addr;
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length), 0);
+  opts.connect_timeout = 300ms;
+  auto& e = add("silent", "tcp://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)), "t");
+  e.connection_backoff = dsl::backoff{};
+  e.connection_backoff->duration_ns = 50'000'000;
+  e.connection_backoff->steps = 2;
+  auto source = start("silent");
+  EXPECT_TRUE(test::eventually([&] { return !failed().empty(); }, 10s));
+  ::close(fd);
+  ASSERT_FALSE(failed().empty());
+  EXPECT_NE(failed().front().find("after 2 attempt(s): no answer to CONNECT within 300 ms"),
+            std::string::npos)
+    << failed().front();
+}
+
+TEST_F(mqtt_source_test, stops_at_once_while_the_broker_is_away) {
+  test::mosquitto_server broker;
+  add("readings", broker.url(), "readings");
+  auto source = start_subscribed("readings");
+  broker.stop();
+  ASSERT_TRUE(test::eventually([&] { return log.count("cannot connect to") > 0; }));
+  auto stopping = std::chrono::steady_clock::now();
+  source.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping, 1s);
+  EXPECT_TRUE(failed().empty());
 }
