@@ -55,7 +55,8 @@ session::session(client_settings settings, session_options options)
   }
   if (rc != MOSQ_ERR_SUCCESS) {
     mosquitto_destroy(client_);
-    throw connection_error(fmt::format("cannot configure the MQTT client: {}", error_text(rc, errno)));
+    throw connection_error(
+      fmt::format("cannot configure the MQTT client: {}", error_text(rc, errno)));
   }
   mosquitto_connect_callback_set(client_, &session::on_connect);
   mosquitto_subscribe_callback_set(client_, &session::on_subscribe);
@@ -111,7 +112,7 @@ void session::run() {
         return fail(fmt::format("cannot connect to {} after {} attempt(s): {}", settings_.url,
                                 failures, why));
       std::uint64_t held_back = 0;
-      if (failure_log.allow(held_back))
+      if (failure_log_.allow(held_back))
         spdlog::warn("{}: cannot connect to {}: {}{}", options_.name, settings_.url, why,
                      core::held_back_note(held_back, "failed attempts"));
     }

@@ -82,7 +82,7 @@ private:
   std::string refused_;          ///< a CONNACK refusal that retrying will not cure
   std::string connack_problem_;  ///< why the broker refused the last CONNACK
   std::string library_error_;    ///< libmosquitto's last error line (OpenSSL's reason)
-  core::log_throttle failure_log;
+  core::log_throttle failure_log_; ///< failed attempts: one line per 30 s
 };
 
 } // namespace ganglion::mqtt

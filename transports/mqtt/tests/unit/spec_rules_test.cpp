@@ -64,11 +64,13 @@ TEST(mqtt_spec_rules, topic_wildcards_must_be_whole_levels) {
 
 TEST(mqtt_spec_rules, tls_and_auth_are_checked_both) {
   // Argo's validate returns after the TLS check and never checks auth when tls is set.
-  auto yaml = event_source_yaml("  mqtt:\n    m:\n      url: \"ssl://b:8883\"\n      topic: t\n"
-                                "      clientId: c\n      tls: {clientCertSecret: {name: t, key: c}}\n"
+  auto yaml = event_source_yaml("  mqtt:\n    m:\n      url: \"ssl://b:8883\"\n"
+                                "      topic: t\n      clientId: c\n"
+                                "      tls: {clientCertSecret: {name: t, key: c}}\n"
                                 "      auth: {username: {name: u, key: k}}\n"
                                 "    p:\n      url: \"tcp://b:1883\"\n      topic: t\n"
-                                "      clientId: c\n      tls: {caCertSecret: {name: t, key: c}}\n");
+                                "      clientId: c\n"
+                                "      tls: {caCertSecret: {name: t, key: c}}\n");
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, "spec.mqtt.m.tls", position_of(yaml, "tls"),
                              "both clientCertSecret and clientKeySecret"));
