@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "files.hpp"
+
 namespace ganglion::test {
 
 bool accepts_on_loopback(std::uint16_t port) {
@@ -44,6 +46,16 @@ void stop_process(std::unique_ptr<child_process>& process) {
     process->signal(SIGKILL);
   process->wait(std::chrono::seconds(5));
   process.reset();
+}
+
+void write_self_signed_certificate(const std::string& dir) {
+  write_file(dir + "/.keep", "");
+  child_process openssl{{"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                         dir + "/key.pem", "-out", dir + "/cert.pem", "-days", "1", "-subj",
+                         "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"}};
+  auto code = openssl.wait(std::chrono::seconds(30));
+  if (!code || *code != 0)
+    throw std::runtime_error("openssl could not make a certificate: " + openssl.output());
 }
 
 } // namespace ganglion::test

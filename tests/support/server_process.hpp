@@ -1,7 +1,7 @@
 #pragma once
 
-// What the launchers of real servers (nats_server, mosquitto_server …) share: waiting until
-// the process listens on loopback, and stopping it.
+// What the launchers of real servers (nats_server, mosquitto_server …) and their TLS tests
+// share: waiting until the process listens on loopback, stopping it, a server certificate.
 
 #include <cstdint>
 #include <memory>
@@ -21,5 +21,9 @@ void wait_listening(child_process& process, std::uint16_t port, const std::strin
 
 /// Stops `process` (SIGTERM, then SIGKILL after 5 s) and resets it; nothing when it is null.
 void stop_process(std::unique_ptr<child_process>& process);
+
+/// Writes `dir`/cert.pem and `dir`/key.pem (creating `dir`): a self-signed certificate for
+/// 127.0.0.1 (CN and IP SAN), valid one day, made with `openssl`. Throws std::runtime_error.
+void write_self_signed_certificate(const std::string& dir);
 
 } // namespace ganglion::test

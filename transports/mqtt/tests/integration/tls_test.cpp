@@ -12,6 +12,7 @@
 #include "kind_manifests.hpp"
 #include "mosquitto_server.hpp"
 #include "mqtt_publisher.hpp"
+#include "server_process.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -21,14 +22,7 @@ class mqtt_tls : public ::testing::Test {
 protected:
   void SetUp() override {
     const auto dir = secrets + "/tls";
-    test::write_file(dir + "/.keep", "");
-    test::child_process openssl{{"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-                                 "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-days",
-                                 "1", "-subj", "/CN=127.0.0.1", "-addext",
-                                 "subjectAltName=IP:127.0.0.1"}};
-    auto code = openssl.wait(30s);
-    ASSERT_TRUE(code.has_value());
-    ASSERT_EQ(*code, 0) << openssl.output();
+    test::write_self_signed_certificate(dir);
     plain_port = test::free_port();
     test::mosquitto_server_options options;
     options.cert_file = dir + "/cert.pem";
