@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <condition_variable>
 #include <map>
 #include <mutex>
 
@@ -20,47 +19,14 @@
 #include "log_capture.hpp"
 #include "mosquitto_server.hpp"
 #include "mqtt_publisher.hpp"
+#include "recording_bus.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;
 using json = nlohmann::json;
 
-namespace {
-
-/// A bus that keeps every event it accepts and answers `answer` (accepted by default).
-class recording_bus : public core::bus_publisher {
-public:
-  void publish(core::event&& e, core::publish_done done) override {
-    core::publish_status status;
-    {
-      std::lock_guard guard{mutex_};
-      status = answer_;
-      if (status == core::publish_status::accepted)
-        events_.push_back(std::move(e));
-    }
-    done(status, status == core::publish_status::accepted ? "" : "test bus says no");
-  }
-  std::vector<core::event> events() {
-    std::lock_guard guard{mutex_};
-    return events_;
-  }
-  std::size_t size() {
-    std::lock_guard guard{mutex_};
-    return events_.size();
-  }
-  void answer(core::publish_status status) {
-    std::lock_guard guard{mutex_};
-    answer_ = status;
-  }
-
-private:
-  std::mutex mutex_;
-  core::publish_status answer_ = core::publish_status::accepted;
-  std::vector<core::event> events_;
-};
-
-} // namespace
+using test::recording_bus;
 
 class mqtt_source_test : public ::testing::Test {
 protected:
