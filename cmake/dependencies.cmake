@@ -48,6 +48,10 @@ if(GANGLION_ENABLE_REDIS)
   # the tests (a raw hiredis client) can link PkgConfig::HIREDIS too.
   pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET GLOBAL hiredis)
 endif()
+if(GANGLION_ENABLE_MQTT)
+  # libmosquitto (the mqtt source) ships a pkg-config file. GLOBAL: the tests publish with it.
+  pkg_check_modules(MOSQUITTO REQUIRED IMPORTED_TARGET GLOBAL libmosquitto)
+endif()
 if(GANGLION_ENABLE_GRPC)
   # gRPC's CMake package finds protobuf, OpenSSL, c-ares, absl and re2 itself; protoc and the
   # C++ plugin generate the code of transports/grpc/proto.

@@ -251,14 +251,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        if (has(s, "bucket"))
          required(s["bucket"], "name", child_path(p, "bucket"), cx);
      }},
-    {"mqtt",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "url", p, cx);
-       required(s, "topic", p, cx);
-       required(s, "clientId", p, cx);
-       check_tls(s, p, cx);
-       check_basic_auth(s, "auth", p, cx);
-     }},
     {"nsq",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "hostAddress", p, cx);

@@ -10,6 +10,7 @@
 #include "ganglion/http/spec.hpp"
 #include "ganglion/http/webhook.hpp"
 #include "kind_manifests.hpp"
+#include "server_process.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -47,14 +48,7 @@ protected:
   void SetUp() override {
     secrets = test::temp_dir();
     const auto dir = secrets + "/tls";
-    test::write_file(dir + "/.keep", "");
-    test::child_process openssl{{"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-                                 "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-days",
-                                 "1", "-subj", "/CN=127.0.0.1", "-addext",
-                                 "subjectAltName=IP:127.0.0.1"}};
-    auto code = openssl.wait(30s);
-    ASSERT_TRUE(code.has_value());
-    ASSERT_EQ(*code, 0) << openssl.output();
+    test::write_self_signed_certificate(dir);
     certificate = slurp(dir + "/cert.pem");
 
     port = test::free_port();

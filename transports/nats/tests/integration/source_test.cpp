@@ -17,6 +17,7 @@
 #include "ganglion/nats/transport.hpp"
 #include "kind_manifests.hpp"
 #include "log_capture.hpp"
+#include "recording_bus.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
@@ -25,47 +26,7 @@ using json = nlohmann::json;
 
 namespace {
 
-/// A bus that keeps every event; `hold()` makes publish block until `release()`.
-class recording_bus : public core::bus_publisher {
-public:
-  void publish(core::event&& e, core::publish_done done) override {
-    {
-      std::unique_lock lock{mutex_};
-      gate_.wait(lock, [this] { return open_; });
-      events_.push_back(std::move(e));
-    }
-    changed_.notify_all();
-    done(core::publish_status::accepted, {});
-  }
-  /// Waits until `n` events arrived (or 10 s passed) and returns them.
-  std::vector<core::event> wait_for(std::size_t n, std::chrono::milliseconds timeout = 10s) {
-    std::unique_lock lock{mutex_};
-    changed_.wait_for(lock, timeout, [&] { return events_.size() >= n; });
-    return events_;
-  }
-  std::size_t size() {
-    std::lock_guard guard{mutex_};
-    return events_.size();
-  }
-  void hold() {
-    std::lock_guard guard{mutex_};
-    open_ = false;
-  }
-  void release() {
-    {
-      std::lock_guard guard{mutex_};
-      open_ = true;
-    }
-    gate_.notify_all();
-  }
-
-private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::condition_variable gate_;
-  bool open_ = true;
-  std::vector<core::event> events_;
-};
+using test::recording_bus;
 
 /// A plain cnats client for the test side.
 class raw_client {

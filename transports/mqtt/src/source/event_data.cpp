@@ -1,0 +1,32 @@
+#include "source/event_data.hpp"
+
+#include "ganglion/dsl/go/go_json.hpp"
+
+namespace ganglion::mqtt {
+
+std::optional<std::string> mqtt_event_data(std::string_view topic, int message_id,
+                                           std::string_view payload, bool json_body,
+                                           const std::map<std::string, std::string>& metadata,
+                                           std::string& error) {
+  std::string out;
+  out.reserve(payload.size() * 4 / 3 + topic.size() + 64);
+  out += R"({"topic":)";
+  dsl::append_go_json_string(out, topic);
+  out += R"(,"messageId":)";
+  out += std::to_string(message_id);
+  out += R"(,"body":)";
+  if (!json_body) {
+    dsl::append_go_json_bytes(out, payload);
+  } else if (payload.empty()) {
+    error = "the message body is empty, not JSON";
+    return std::nullopt;
+  } else if (!dsl::append_go_json_raw(out, payload, error)) {
+    error = "the message body is not valid JSON: " + error;
+    return std::nullopt;
+  }
+  dsl::append_go_json_omitempty(out, "metadata", metadata);
+  out += '}';
+  return out;
+}
+
+} // namespace ganglion::mqtt

@@ -1,0 +1,40 @@
+#pragma once
+
+// Private: the counters of one mqtt source (the same families as the other sources), and its
+// reconnections.
+
+#include <string>
+
+#include "ganglion/core/internal/source_counters.hpp"
+
+namespace ganglion::mqtt {
+
+/// Counters of one mqtt source event: received are the messages the broker delivered;
+/// rejection reasons `invalid_json`, `saturated`, `store_failed` and `stopped` (the bus
+/// refused it: QoS 0 cannot redeliver, so it is dropped). The core counts `filtered` and
+/// `filter_error`. `ganglion_source_reconnects_total` counts the connections made again after
+/// one was lost.
+class source_metrics : public core::source_counters {
+public:
+  source_metrics(core::metrics_registry* registry, const std::string& source,
+                 const std::string& event)
+    : source_counters(registry, source, event,
+                      {"invalid_json", "saturated", "store_failed", "stopped"}) {
+    if (registry != nullptr)
+      reconnects_ = &registry->get_counter(
+        "ganglion_source_reconnects_total",
+        "Connections an event source made again after it lost one",
+        {{"eventsource", source}, {"event", event}});
+  }
+
+  /// One connection made again after a loss.
+  void reconnected() const {
+    if (reconnects_)
+      reconnects_->inc();
+  }
+
+private:
+  core::counter* reconnects_ = nullptr;
+};
+
+} // namespace ganglion::mqtt
