@@ -40,11 +40,19 @@ std::string random_suffix() {
 
 } // namespace
 
-rabbitmq_server::rabbitmq_server()
+rabbitmq_server::rabbitmq_server(rabbitmq_server_options options)
   : port_(free_port()), dist_port_(free_port()), epmd_port_(free_port()), dir_(temp_dir()),
     node_("ganglion-" + random_suffix() + "@localhost") {
   write_file(dir_ + "/enabled_plugins", "");
-  write_file(dir_ + "/rabbitmq.conf", "log.console = true\nlog.file = false\n");
+  std::string config = "log.console = true\nlog.file = false\n";
+  if (!options.tls_key_file.empty()) {
+    tls_port_ = free_port();
+    config += "listeners.ssl.default = 127.0.0.1:" + std::to_string(tls_port_) + "\n"
+              + "ssl_options.certfile = " + options.tls_cert_file + "\n"
+              + "ssl_options.keyfile = " + options.tls_key_file + "\n"
+              + "ssl_options.verify = verify_none\nssl_options.fail_if_no_peer_cert = false\n";
+  }
+  write_file(dir_ + "/rabbitmq.conf", config);
   start();
 }
 
@@ -92,7 +100,7 @@ void rabbitmq_server::start() {
   broker_ = std::make_unique<child_process>(
     std::vector<std::string>{"/usr/lib/rabbitmq/bin/rabbitmq-server"}, std::move(env));
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!accepts(port_)) {
+  while (!accepts(port_) || (tls_port_ != 0 && !accepts(tls_port_))) {
     if (!broker_->running())
       throw std::runtime_error("rabbitmq-server exited at start: " + broker_->output());
     if (std::chrono::steady_clock::now() > deadline)

@@ -1,7 +1,8 @@
 #pragma once
 
-// The test side of the broker: a plain librabbitmq client that publishes with publisher
-// confirms and counts the messages a queue holds.
+// Header only (a test that includes it links librabbitmq): the test side of a RabbitMQ broker,
+// a plain librabbitmq client that publishes with publisher confirms and counts the messages a
+// queue holds.
 
 #include <cstdint>
 #include <optional>
