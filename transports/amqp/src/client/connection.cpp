@@ -14,24 +14,18 @@ namespace ganglion::amqp {
 
 namespace {
 
-std::string read_secret(const core::secret_store* secrets, const dsl::secret_key_selector& ref,
-                        const std::string& field) {
+/// The secret's value, or (`as_file`) the path of a file holding it. Throws connection_error.
+std::string secret(const core::secret_store* secrets, const dsl::secret_key_selector& ref,
+                   const std::string& field, bool as_file = false) {
   std::string error;
-  auto value = secrets ? secrets->read(ref.name, ref.key, &error) : std::nullopt;
-  if (!value)
+  std::optional<std::string> found;
+  if (secrets)
+    found = as_file ? secrets->file(ref.name, ref.key, &error)
+                    : secrets->read(ref.name, ref.key, &error);
+  if (!found)
     throw connection_error(fmt::format("{}: secret {}/{} not found{}", field, ref.name, ref.key,
                                        error.empty() ? "" : ": " + error));
-  return *value;
-}
-
-std::string secret_file(const core::secret_store* secrets, const dsl::secret_key_selector& ref,
-                        const std::string& field) {
-  std::string error;
-  auto path = secrets ? secrets->file(ref.name, ref.key, &error) : std::nullopt;
-  if (!path)
-    throw connection_error(fmt::format("{}: secret {}/{} not found{}", field, ref.name, ref.key,
-                                       error.empty() ? "" : ": " + error));
-  return *path;
+  return *found;
 }
 
 timeval to_timeval(std::chrono::milliseconds d) {
@@ -82,19 +76,20 @@ amqp_socket_t* open_tls_socket(amqp_connection_state_t state, const connection_s
 
 connection_settings resolve_settings(const event_spec& spec, const core::secret_store* secrets) {
   connection_settings out;
-  out.url = spec.url_secret ? read_secret(secrets, *spec.url_secret, "amqp.urlSecret") : spec.url;
+  out.url = spec.url_secret ? secret(secrets, *spec.url_secret, "amqp.urlSecret") : spec.url;
   if (spec.auth && spec.auth->username && spec.auth->password)
-    out.user_password.emplace(read_secret(secrets, *spec.auth->username, "amqp.auth.username"),
-                              read_secret(secrets, *spec.auth->password, "amqp.auth.password"));
+    out.user_password.emplace(secret(secrets, *spec.auth->username, "amqp.auth.username"),
+                              secret(secrets, *spec.auth->password, "amqp.auth.password"));
   if (spec.tls) {
     tls_files files;
     files.skip_verify = spec.tls->insecure_skip_verify;
     if (spec.tls->ca_cert_secret)
-      files.ca_file = secret_file(secrets, *spec.tls->ca_cert_secret, "amqp.tls.caCertSecret");
+      files.ca_file = secret(secrets, *spec.tls->ca_cert_secret, "amqp.tls.caCertSecret", true);
     if (spec.tls->client_cert_secret && spec.tls->client_key_secret) {
       files.cert_file =
-        secret_file(secrets, *spec.tls->client_cert_secret, "amqp.tls.clientCertSecret");
-      files.key_file = secret_file(secrets, *spec.tls->client_key_secret, "amqp.tls.clientKeySecret");
+        secret(secrets, *spec.tls->client_cert_secret, "amqp.tls.clientCertSecret", true);
+      files.key_file =
+        secret(secrets, *spec.tls->client_key_secret, "amqp.tls.clientKeySecret", true);
     }
     out.tls = std::move(files);
   }

@@ -261,6 +261,47 @@ TEST_F(amqp_source_test, a_broker_restart_mid_stream_loses_nothing_acknowledged)
   EXPECT_TRUE(failures.empty());
 }
 
+TEST_F(amqp_source_test, url_secret_and_auth_come_from_secrets_and_a_wrong_password_fails) {
+  test::write_file(secrets + "/rabbit/url", "amqp://127.0.0.1:" + std::to_string(server->port()) + "\n");
+  test::write_file(secrets + "/rabbit/user", "guest");
+  test::write_file(secrets + "/rabbit/password", "guest");
+  test::write_file(secrets + "/rabbit/wrong", "not-the-password");
+  auto& e = add("secret");
+  e.url.clear();
+  e.url_secret = dsl::secret_key_selector{"rabbit", "url"};
+  e.auth = dsl::basic_auth{dsl::secret_key_selector{"rabbit", "user"},
+                           dsl::secret_key_selector{"rabbit", "password"}};
+  auto source = start("secret");
+  test::amqp_client client{server->port()};
+  client.publish("secret-x", "k", "from secrets");
+  ASSERT_TRUE(test::eventually([&] { return bus->size() == 1; })) << dump(log);
+  source.reset();
+
+  e.auth->password = dsl::secret_key_selector{"rabbit", "wrong"};
+  e.connection_backoff->steps = 2;
+  for (const auto& [event, spec] : events)
+    test::put_event(es, "amqp", event, spec);
+  core::source_context ctx;
+  ctx.event_source_name = "orders";
+  ctx.event_name = "secret";
+  ctx.type = "amqp";
+  ctx.manifest = &es;
+  ctx.bus = bus;
+  ctx.secrets = std::make_shared<core::secret_store>(secrets);
+  ctx.fail = [this](const std::string& error) {
+    std::lock_guard guard{mutex};
+    failures.push_back(error);
+  };
+  source = core::start_source(amqp::make_source_factory(opts), ctx);
+  ASSERT_TRUE(test::eventually([&] {
+    std::lock_guard guard{mutex};
+    return !failures.empty();
+  })) << dump(log);
+  std::lock_guard guard{mutex};
+  EXPECT_NE(failures[0].find("login"), std::string::npos) << failures[0];
+  EXPECT_EQ(dump(log).find("not-the-password"), std::string::npos);
+}
+
 TEST_F(amqp_source_test, no_broker_fails_the_source_after_connection_backoff_steps) {
   auto& e = add("unreachable");
   e.url = "amqp://127.0.0.1:" + std::to_string(test::free_port()) + "/";
