@@ -3,7 +3,7 @@
 # CMAKE_PREFIX_PATH=<prefix>, g++, Ninja, ccache when present), runs it and checks the firings
 # it prints. The example asks for `COMPONENTS core` only: the configure fails if the package
 # looks for a transport's library (gRPC, protobuf, Boost and curl are disabled; librdkafka,
-# libnats and libgit2 must not be in the cache), and the compile commands must not carry
+# libnats, libgit2 and librabbitmq must not be in the cache), and the compile commands must not carry
 # simdjson's definition. Usage: consumer_test.sh <prefix> <source dir>
 set -euo pipefail
 prefix=$1
@@ -20,7 +20,7 @@ cmake -S "$source/examples/embedding" -B "$work/example" -G Ninja -DCMAKE_CXX_CO
   -DCMAKE_DISABLE_FIND_PACKAGE_gRPC=ON -DCMAKE_DISABLE_FIND_PACKAGE_Protobuf=ON \
   -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_CURL=ON \
   "${launcher[@]}" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
-for module in RDKAFKA NATS LIBGIT2; do
+for module in RDKAFKA NATS LIBGIT2 RABBITMQ; do
   if grep -q "^${module}_FOUND" "$work/example/CMakeCache.txt"; then
     echo "find_package(ganglion COMPONENTS core) looked for ${module}"; exit 1
   fi

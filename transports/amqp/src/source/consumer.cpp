@@ -203,8 +203,9 @@ void consumer::read(connection& conn) {
     amqp_maybe_release_buffers(conn.get());
     auto reply = amqp_consume_message(conn.get(), &envelope, &now, 0);
     if (reply.reply_type == AMQP_RESPONSE_NORMAL) {
+      std::unique_ptr<amqp_envelope_t, decltype(&amqp_destroy_envelope)> owned{
+        &envelope, &amqp_destroy_envelope};
       handle(conn, envelope);
-      amqp_destroy_envelope(&envelope);
       continue;
     }
     if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION
