@@ -171,7 +171,6 @@ void consumer::session(bool& made) {
   in_flight_.clear();
   to_nack_.clear();
   refusing_ = false;
-  box_->take();
   if (ever_connected_)
     metrics_.reconnected();
   ever_connected_ = true;
