@@ -26,6 +26,7 @@ struct message_properties {
 /// One connection with channel 1 in confirm mode.
 class amqp_client {
 public:
+  /// Connects to 127.0.0.1:`port` as guest. Throws std::runtime_error.
   explicit amqp_client(std::uint16_t port) : conn_(amqp_new_connection()) {
     auto* socket = amqp_tcp_socket_new(conn_);
     if (amqp_socket_open(socket, "127.0.0.1", port) != AMQP_STATUS_OK)
@@ -38,6 +39,7 @@ public:
     amqp_confirm_select(conn_, 1);
     expect("confirm.select");
   }
+  /// Closes the channel and the connection.
   ~amqp_client() {
     amqp_channel_close(conn_, 1, AMQP_REPLY_SUCCESS);
     amqp_connection_close(conn_, AMQP_REPLY_SUCCESS);

@@ -59,6 +59,7 @@ class connection {
 public:
   /// Connects, logs in and opens channel 1. Throws connection_error.
   explicit connection(const connection_settings& settings);
+  /// Closes channel 1 and the connection (waiting 1 s at most for each answer).
   ~connection();
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;

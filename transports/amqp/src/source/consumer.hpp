@@ -33,7 +33,9 @@ struct outcome {
 /// Answers waiting for the consumer thread, and the eventfd that wakes it; shared with the
 /// bus's callbacks, which may outlive the consumer.
 struct outcome_box {
+  /// Opens the eventfd.
   outcome_box();
+  /// Closes it (the last callback holding the box is gone).
   ~outcome_box();
   /// Adds one answer and wakes the thread.
   void push(outcome o);
@@ -52,9 +54,11 @@ struct outcome_box {
 /// One amqp source at run time (see make_source_factory).
 class consumer {
 public:
+  /// A consumer for the event of `ctx` (not started).
   consumer(const core::source_context& ctx, const event_spec& spec, connection_settings settings,
            const options& opts);
-  /// Stops: cancels the consumer, acknowledges what the bus accepts within stop_grace, closes.
+  /// Stops reading, acknowledges what the bus accepts within stop_grace, closes (the broker
+  /// requeues the rest).
   ~consumer();
 
   /// Starts the thread.
