@@ -25,14 +25,6 @@ std::uint16_t free_port() {
   return acceptor.local_endpoint().port();
 }
 
-bool port_accepts(std::uint16_t port) {
-  asio::io_context context;
-  tcp::socket socket{context};
-  error_code error;
-  socket.connect(tcp::endpoint{asio::ip::make_address("127.0.0.1"), port}, error);
-  return !error;
-}
-
 std::string recorded_request::header(std::string_view name) const {
   for (const auto& [key, value] : headers)
     if (key.size() == name.size() && ::strncasecmp(key.data(), name.data(), name.size()) == 0)

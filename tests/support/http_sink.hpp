@@ -13,10 +13,6 @@ namespace ganglion::test {
 /// A free TCP port on 127.0.0.1 (bound once and released, so another process may race for it).
 std::uint16_t free_port();
 
-/// True when a TCP connection to 127.0.0.1:`port` is accepted now (a server started by a test
-/// listens).
-bool port_accepts(std::uint16_t port);
-
 /// One request an http_sink received.
 struct recorded_request {
   std::string method;

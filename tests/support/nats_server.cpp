@@ -1,5 +1,10 @@
 #include "nats_server.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <stdexcept>
@@ -10,6 +15,23 @@
 #include "http_sink.hpp"
 
 namespace ganglion::test {
+
+namespace {
+
+bool accepts(std::uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0)
+    return false;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
+
+} // namespace
 
 nats_server::nats_server(bool jetstream) : nats_server([jetstream] {
     nats_server_options options;
@@ -47,7 +69,7 @@ void nats_server::start() {
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   process_ = std::make_unique<child_process>(argv);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (!port_accepts(port_)) {
+  while (!accepts(port_)) {
     if (!process_->running())
       throw std::runtime_error("nats-server exited at start: " + process_->output());
     if (std::chrono::steady_clock::now() > deadline)

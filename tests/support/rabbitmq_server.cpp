@@ -1,5 +1,10 @@
 #include "rabbitmq_server.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <random>
@@ -14,6 +19,21 @@
 namespace ganglion::test {
 
 namespace {
+
+/// True when something accepts TCP connections on 127.0.0.1:`port` (main's server_process.hpp
+/// has the same as test::accepts).
+bool accepts(std::uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0)
+    return false;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
 
 std::string random_suffix() {
   std::mt19937_64 random{std::random_device{}()};
@@ -55,7 +75,7 @@ void rabbitmq_server::start() {
       std::vector<std::string>{"epmd", "-port", std::to_string(epmd_port_), "-address",
                                "127.0.0.1"});
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!port_accepts(epmd_port_)) {
+    while (!accepts(epmd_port_)) {
       if (!epmd_->running() || std::chrono::steady_clock::now() > deadline)
         throw std::runtime_error("epmd did not start: " + epmd_->output());
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -82,7 +102,7 @@ void rabbitmq_server::start() {
   broker_ = std::make_unique<child_process>(
     std::vector<std::string>{"/usr/lib/rabbitmq/bin/rabbitmq-server"}, std::move(env));
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!port_accepts(port_) || (tls_port_ != 0 && !port_accepts(tls_port_))) {
+  while (!accepts(port_) || (tls_port_ != 0 && !accepts(tls_port_))) {
     if (!broker_->running())
       throw std::runtime_error("rabbitmq-server exited at start: " + broker_->output());
     if (std::chrono::steady_clock::now() > deadline)
