@@ -52,6 +52,11 @@ if(GANGLION_ENABLE_MQTT)
   # libmosquitto (the mqtt source) ships a pkg-config file. GLOBAL: the tests publish with it.
   pkg_check_modules(MOSQUITTO REQUIRED IMPORTED_TARGET GLOBAL libmosquitto)
 endif()
+if(GANGLION_ENABLE_AMQP)
+  # rabbitmq-c: its pkg-config file, as the other C clients. GLOBAL, so that the tests (a raw
+  # librabbitmq publisher) can link PkgConfig::RABBITMQ too.
+  pkg_check_modules(RABBITMQ REQUIRED IMPORTED_TARGET GLOBAL librabbitmq)
+endif()
 if(GANGLION_ENABLE_GRPC)
   # gRPC's CMake package finds protobuf, OpenSSL, c-ares, absl and re2 itself; protoc and the
   # C++ plugin generate the code of transports/grpc/proto.

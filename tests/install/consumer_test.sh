@@ -3,8 +3,8 @@
 # CMAKE_PREFIX_PATH=<prefix>, g++, Ninja, ccache when present), runs it and checks the firings
 # it prints. The example asks for `COMPONENTS core` only: the configure fails if the package
 # looks for a transport's library (gRPC, protobuf, Boost and curl are disabled; librdkafka,
-# libnats, libgit2, hiredis and libmosquitto must not be in the cache), and the compile commands
-# must not carry simdjson's definition. Usage: consumer_test.sh <prefix> <source dir>
+# libnats, libgit2, hiredis, libmosquitto and librabbitmq must not be in the cache), and the
+# compile commands must not carry simdjson's definition. Usage: consumer_test.sh <prefix> <source dir>
 set -euo pipefail
 prefix=$1
 source=$2
@@ -20,7 +20,7 @@ cmake -S "$source/examples/embedding" -B "$work/example" -G Ninja -DCMAKE_CXX_CO
   -DCMAKE_DISABLE_FIND_PACKAGE_gRPC=ON -DCMAKE_DISABLE_FIND_PACKAGE_Protobuf=ON \
   -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_CURL=ON \
   "${launcher[@]}" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
-for module in RDKAFKA NATS LIBGIT2 HIREDIS MOSQUITTO; do
+for module in RDKAFKA NATS LIBGIT2 HIREDIS MOSQUITTO RABBITMQ; do
   if grep -q "^${module}_FOUND" "$work/example/CMakeCache.txt"; then
     echo "find_package(ganglion COMPONENTS core) looked for ${module}"; exit 1
   fi

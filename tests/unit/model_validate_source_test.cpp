@@ -89,10 +89,6 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
   auto github = event_source_yaml("  github:\n    g:\n      repositories: [{owner: o, names: [r]}]\n");
   EXPECT_TRUE(has_diagnostic(load(github), "spec.github.g.webhook", position_of(github, "g:"),
                              "webhook is required"));
-
-  auto amqp = event_source_yaml("  amqp:\n    queue1: {routingKey: r, exchangeType: direct}\n");
-  EXPECT_TRUE(has_diagnostic(load(amqp), "spec.amqp.queue1", position_of(amqp, "queue1"),
-                             "exactly one of url and urlSecret"));
 }
 
 TEST(model_validate_source, the_argo_corpus_kinds_of_hdfs_watch_paths_are_inline) {

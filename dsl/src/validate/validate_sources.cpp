@@ -102,15 +102,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "queue", p, cx);
        required(s, "endpoint", p, cx);
      }},
-    {"amqp",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       if (has(s, "url") == has(s, "urlSecret"))
-         cx.error(p, "an amqp event needs exactly one of url and urlSecret");
-       required(s, "routingKey", p, cx);
-       required(s, "exchangeType", p, cx);
-       check_tls(s, p, cx);
-       check_basic_auth(s, "auth", p, cx);
-     }},
     {"sns",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "topicArn", p, cx);
