@@ -1,8 +1,5 @@
 #include "rabbitmq_server.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,25 +12,11 @@
 
 #include "files.hpp"
 #include "http_sink.hpp"
+#include "server_process.hpp"
 
 namespace ganglion::test {
 
 namespace {
-
-/// True when something accepts TCP connections on 127.0.0.1:`port` (main's server_process.hpp
-/// has the same as test::accepts).
-bool accepts(std::uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0)
-    return false;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
 
 std::string random_suffix() {
   std::mt19937_64 random{std::random_device{}()};
