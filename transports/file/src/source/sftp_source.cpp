@@ -8,6 +8,7 @@
 #include "client/fs_event.hpp"
 #include "client/sftp_client.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/dsl/duration.hpp"
 #include "ganglion/file/transport.hpp"
@@ -32,16 +33,13 @@ public:
     : changes_(ctx, "sftp", fmt::format("sftp source {}/{}", ctx.event_source_name, ctx.event_name),
                spec.watch_path, spec.event_type, spec.metadata, stop_),
       name_(changes_.name()), directory_(spec.watch_path.directory), opts_(opts),
-      interval_(poll_interval(spec, opts)), fail_(ctx.fail), connected_(ctx.connected) {
+      interval_(poll_interval(spec, opts)), fail_(ctx.fail), connected_(ctx.connected),
+      counters_(ctx.metrics, ctx.event_source_name, ctx.event_name, {}) {
     try {
       credentials_ = resolve_credentials(spec, ctx.secrets.get());
     } catch (const sftp_error& e) {
       throw core::source_error(fmt::format("{}: {}", name_, e.what()));
     }
-    if (ctx.metrics)
-      reconnects_ = &ctx.metrics->get_counter(
-        "ganglion_source_reconnects_total", "Connections a source made again after losing one",
-        {{"eventsource", ctx.event_source_name}, {"event", ctx.event_name}});
     thread_ = std::thread([this] { run(); });
   }
 
@@ -94,8 +92,7 @@ private:
       } catch (const sftp_error& e) {
         spdlog::warn("{}: {}; connecting again", name_, e.what());
         session_.reset();
-        if (reconnects_)
-          reconnects_->inc();
+        counters_.reconnected();
         now = connect_and_list();
         if (!now)
           return;
@@ -121,7 +118,8 @@ private:
   std::function<void()> connected_;
   sftp_credentials credentials_;
   std::unique_ptr<sftp_session> session_;
-  core::counter* reconnects_ = nullptr;
+  /// Only its reconnect count: change_publisher counts the events.
+  core::source_counters counters_;
   core::log_throttle retry_log_;
   std::thread thread_;
 };

@@ -10,6 +10,7 @@
 #include "client/client_settings.hpp"
 #include "client/session.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/refusal_spell.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/mqtt/transport.hpp"
 #include "source/event_data.hpp"
@@ -31,7 +32,6 @@ struct source_state : std::enable_shared_from_this<source_state> {
       metrics(ctx.metrics, ctx.event_source_name, ctx.event_name) {}
 
   void on_message(std::string_view topic, int mid, std::string_view payload);
-  void on_published(core::publish_status status, const std::string& error);
 
   std::string name;
   std::string event_source;
@@ -41,8 +41,8 @@ struct source_state : std::enable_shared_from_this<source_state> {
   std::shared_ptr<core::bus_publisher> bus;
   source_metrics metrics;
   core::log_throttle invalid_log;
-  std::atomic<bool> bus_refusing{false};
-  std::atomic<std::uint64_t> refused{0};
+  core::refusal_spell refusals{
+    name, "MQTT QoS 0 cannot redeliver, so messages are dropped until the bus accepts again"};
 };
 
 void source_state::on_message(std::string_view topic, int mid, std::string_view payload) {
@@ -59,26 +59,8 @@ void source_state::on_message(std::string_view topic, int mid, std::string_view 
   }
   bus->publish(core::make_event(event_source, "mqtt", event_name, std::move(*data)),
                [self = shared_from_this()](core::publish_status status, const std::string& e) {
-                 self->on_published(status, e);
+                 self->refusals.record(status, e, self->metrics);
                });
-}
-
-void source_state::on_published(core::publish_status status, const std::string& error) {
-  if (status == core::publish_status::filtered)
-    return; // counted by the core's filter
-  if (status == core::publish_status::accepted) {
-    metrics.accepted();
-    if (bus_refusing.exchange(false))
-      spdlog::info("{}: the bus accepts events again; {} message(s) were dropped meanwhile",
-                   name, refused.exchange(0));
-    return;
-  }
-  metrics.rejected(core::to_string(status));
-  refused.fetch_add(1);
-  if (!bus_refusing.exchange(true))
-    spdlog::warn("{}: the bus refused an event ({}{}); MQTT QoS 0 cannot redeliver, so messages "
-                 "are dropped until the bus accepts again",
-                 name, core::to_string(status), error.empty() ? "" : ": " + error);
 }
 
 /// A running mqtt source: its client session (stopped first: no callback runs after).

@@ -19,22 +19,7 @@ public:
   source_metrics(core::metrics_registry* registry, const std::string& source,
                  const std::string& event)
     : source_counters(registry, source, event,
-                      {"invalid_json", "saturated", "store_failed", "stopped"}) {
-    if (registry != nullptr)
-      reconnects_ = &registry->get_counter(
-        "ganglion_source_reconnects_total",
-        "Connections an event source made again after it lost one",
-        {{"eventsource", source}, {"event", event}});
-  }
-
-  /// One connection made again after a loss.
-  void reconnected() const {
-    if (reconnects_)
-      reconnects_->inc();
-  }
-
-private:
-  core::counter* reconnects_ = nullptr;
+                      {"invalid_json", "saturated", "store_failed", "stopped"}) {}
 };
 
 } // namespace ganglion::mqtt

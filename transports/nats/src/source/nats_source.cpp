@@ -14,6 +14,7 @@
 #include "client/connection.hpp"
 #include "source/event_data.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/refusal_spell.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/nats/transport.hpp"
 #include "source/source_metrics.hpp"
@@ -52,7 +53,6 @@ struct source_state : std::enable_shared_from_this<source_state> {
       pending_limit(opts.pending_messages) {}
 
   void on_message(natsSubscription* sub, natsMsg* msg);
-  void on_published(core::publish_status status, const std::string& error);
   void on_async_error(natsStatus status);
   /// Counts what the library dropped (every drop leaves a full queue behind it, so the next
   /// messages count it), and notes when the subscription has caught up.
@@ -72,8 +72,8 @@ struct source_state : std::enable_shared_from_this<source_state> {
   std::mutex subscription_mutex;
   natsSubscription* subscription = nullptr;
   std::atomic<std::int64_t> drops_counted{0};
-  std::atomic<bool> bus_refusing{false};
-  std::atomic<std::uint64_t> refused{0};
+  core::refusal_spell refusals{
+    name, "core NATS cannot redeliver, so messages are dropped until the bus accepts again"};
   core::log_throttle invalid_log;
 
   std::mutex mutex;
@@ -101,26 +101,8 @@ void source_state::on_message(natsSubscription* sub, natsMsg* msg) {
   }
   bus->publish(core::make_event(event_source, "nats", event_name, std::move(*data)),
                [self = shared_from_this()](core::publish_status status, const std::string& error) {
-                 self->on_published(status, error);
+                 self->refusals.record(status, error, self->metrics);
                });
-}
-
-void source_state::on_published(core::publish_status status, const std::string& error) {
-  if (status == core::publish_status::filtered)
-    return; // counted by the core's filter
-  if (status == core::publish_status::accepted) {
-    metrics.accepted();
-    if (bus_refusing.exchange(false))
-      spdlog::info("{}: the bus accepts events again; {} message(s) were dropped meanwhile",
-                   name, refused.exchange(0));
-    return;
-  }
-  metrics.rejected(core::to_string(status));
-  refused.fetch_add(1);
-  if (!bus_refusing.exchange(true))
-    spdlog::warn("{}: the bus refused an event ({}{}); core NATS cannot redeliver, so messages "
-                 "are dropped until the bus accepts again",
-                 name, core::to_string(status), error.empty() ? "" : ": " + error);
 }
 
 void source_state::on_async_error(natsStatus status) {

@@ -10,6 +10,7 @@
 #include "client/credentials.hpp"
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/refusal_spell.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/redis/transport.hpp"
 #include "source/event_data.hpp"
@@ -28,7 +29,6 @@ struct pubsub_state : std::enable_shared_from_this<pubsub_state> {
       metrics(ctx.metrics, ctx.event_source_name, ctx.event_name) {}
 
   void on_message(const std::string& channel, const std::string& payload);
-  void on_published(core::publish_status status, const std::string& error);
 
   std::string name;
   std::string event_source;
@@ -37,8 +37,8 @@ struct pubsub_state : std::enable_shared_from_this<pubsub_state> {
   std::shared_ptr<core::bus_publisher> bus;
   source_metrics metrics;
   core::log_throttle invalid_log;
-  std::atomic<bool> bus_refusing{false};
-  std::atomic<std::uint64_t> refused{0};
+  core::refusal_spell refusals{
+    name, "Redis Pub/Sub cannot redeliver, so messages are dropped until the bus accepts again"};
 };
 
 void pubsub_state::on_message(const std::string& channel, const std::string& payload) {
@@ -55,26 +55,8 @@ void pubsub_state::on_message(const std::string& channel, const std::string& pay
   }
   bus->publish(core::make_event(event_source, "redis", event_name, std::move(*data)),
                [self = shared_from_this()](core::publish_status status, const std::string& e) {
-                 self->on_published(status, e);
+                 self->refusals.record(status, e, self->metrics);
                });
-}
-
-void pubsub_state::on_published(core::publish_status status, const std::string& error) {
-  if (status == core::publish_status::filtered)
-    return; // counted by the core's filter
-  if (status == core::publish_status::accepted) {
-    metrics.accepted();
-    if (bus_refusing.exchange(false))
-      spdlog::info("{}: the bus accepts events again; {} message(s) were dropped meanwhile",
-                   name, refused.exchange(0));
-    return;
-  }
-  metrics.rejected(core::to_string(status));
-  refused.fetch_add(1);
-  if (!bus_refusing.exchange(true))
-    spdlog::warn("{}: the bus refused an event ({}{}); Redis Pub/Sub cannot redeliver, so "
-                 "messages are dropped until the bus accepts again",
-                 name, core::to_string(status), error.empty() ? "" : ": " + error);
 }
 
 /// SUBSCRIBE and its confirmations, one per channel.

@@ -53,6 +53,16 @@ public:
       i->second->inc(n);
   }
 
+  /// One connection to the source's system made again after it lost one
+  /// (`ganglion_source_reconnects_total`; the series appears with the first).
+  void reconnected() const {
+    if (registry_)
+      registry_
+        ->get_counter("ganglion_source_reconnects_total",
+                      "Connections an event source made again after it lost one", series_)
+        .inc();
+  }
+
   /// Shows what `read` returns as `ganglion_source_lag`: the messages a pull source's broker
   /// or client library holds for it that it has not read yet (what an autoscaler reads).
   /// `read` runs under the registry's lock: cheap, and not using the registry.
