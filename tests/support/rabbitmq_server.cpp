@@ -6,7 +6,6 @@
 #include <csignal>
 #include <random>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -57,12 +56,7 @@ void rabbitmq_server::start() {
     epmd_ = std::make_unique<child_process>(
       std::vector<std::string>{"epmd", "-port", std::to_string(epmd_port_), "-address",
                                "127.0.0.1"});
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!accepts(epmd_port_)) {
-      if (!epmd_->running() || std::chrono::steady_clock::now() > deadline)
-        throw std::runtime_error("epmd did not start: " + epmd_->output());
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    wait_until_accepting(*epmd_, {epmd_port_}, "epmd", std::chrono::seconds(10));
   }
   std::vector<std::pair<std::string, std::string>> env{
     {"HOME", dir_},
@@ -84,15 +78,10 @@ void rabbitmq_server::start() {
   };
   broker_ = std::make_unique<child_process>(
     std::vector<std::string>{"/usr/lib/rabbitmq/bin/rabbitmq-server"}, std::move(env));
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!accepts(port_) || (tls_port_ != 0 && !accepts(tls_port_))) {
-    if (!broker_->running())
-      throw std::runtime_error("rabbitmq-server exited at start: " + broker_->output());
-    if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("rabbitmq-server did not listen within 60 s: "
-                               + broker_->output());
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  std::vector<std::uint16_t> ports{port_};
+  if (tls_port_ != 0)
+    ports.push_back(tls_port_);
+  wait_until_accepting(*broker_, ports, "rabbitmq-server", std::chrono::seconds(60));
 }
 
 void rabbitmq_server::stop() {

@@ -7,8 +7,8 @@
 
 #include <csignal>
 #include <stdexcept>
-#include <thread>
 
+#include "eventually.hpp"
 #include "files.hpp"
 
 namespace ganglion::test {
@@ -26,16 +26,19 @@ bool accepts(std::uint16_t port) {
   return ok;
 }
 
-void wait_until_accepting(child_process& process, std::uint16_t port,
-                          const std::string& what) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (!accepts(port)) {
-    if (!process.running())
-      throw std::runtime_error(what + " exited at start: " + process.output());
-    if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error(what + " did not listen within 15 s: " + process.output());
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+void wait_until_accepting(child_process& process, const std::vector<std::uint16_t>& ports,
+                          const std::string& what, std::chrono::seconds limit) {
+  auto all_accept = [&] {
+    for (auto port : ports)
+      if (!accepts(port))
+        return false;
+    return true;
+  };
+  if (!eventually([&] { return all_accept() || !process.running(); }, limit))
+    throw std::runtime_error(what + " did not listen within " + std::to_string(limit.count())
+                             + " s: " + process.output());
+  if (!all_accept())
+    throw std::runtime_error(what + " exited at start: " + process.output());
 }
 
 void stop_server_process(std::unique_ptr<child_process>& process) {
