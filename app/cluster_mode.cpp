@@ -19,6 +19,7 @@
 #include "ganglion/kubernetes/cluster_manifests.hpp"
 #include "ganglion/kubernetes/cluster_secrets.hpp"
 #include "ganglion/kubernetes/cluster_status.hpp"
+#include "ganglion/kubernetes/config_map_store.hpp"
 
 namespace ganglion::app {
 
@@ -314,6 +315,10 @@ std::shared_ptr<const core::secret_store> cluster_mode::secrets() const {
   return impl_->store;
 }
 
+core::config_map_stores cluster_mode::config_maps(const core::option_values& settings) const {
+  return k8s::config_map_stores(k8s::options_from(settings));
+}
+
 void cluster_mode::attach(core::engine& engine, std::function<void()> reload) {
   bool pending = false;
   std::map<std::string, std::string> health;
@@ -384,6 +389,10 @@ std::string cluster_mode::status_of(const dsl::document&) const {
 }
 
 std::shared_ptr<const core::secret_store> cluster_mode::secrets() const {
+  return nullptr;
+}
+
+core::config_map_stores cluster_mode::config_maps(const core::option_values&) const {
   return nullptr;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "ganglion/core/command_options.hpp"
 #include "ganglion/core/engine.hpp"
 #include "ganglion/core/secrets.hpp"
 #include "ganglion/dsl/load.hpp"
@@ -41,6 +42,11 @@ public:
   /// (secret_store::for_namespace). Secrets a consumer needs as files are written to a
   /// private temp directory, rewritten when the Secret changes and removed at exit.
   std::shared_ptr<const core::secret_store> secrets() const;
+
+  /// The ConfigMaps EventSources keep state in (a calendar's `persistence.configMap`), each
+  /// read and written as its EventSource acts; `settings` are the kinds' options (kubeconfig,
+  /// object identity).
+  core::config_map_stores config_maps(const core::option_values& settings) const;
 
   /// From now on: watch failures show in `engine`'s /v1/status (kind `cluster`), a change of
   /// the objects calls `reload`, and the status of the objects is written now and every 5 s.

@@ -231,8 +231,10 @@ int run_command(const run_options& options) {
 
   core::engine_options engine_options;
   engine_options.secrets_dir = options.secrets_dir;
-  if (cluster)
+  if (cluster) {
     engine_options.secrets = cluster->secrets();
+    engine_options.config_maps = cluster->config_maps(settings);
+  }
   try {
     auto secrets = engine_options.secrets
                      ? engine_options.secrets

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster_options.hpp"
 #include "engine_process.hpp"
 #include "files.hpp"
 #include "http_sink.hpp"
@@ -21,18 +22,6 @@ using namespace std::chrono_literals;
 using json = nlohmann::json;
 
 namespace {
-
-/// `--from-cluster` (no `-f`), with a kubeconfig whose context namespace is `default`.
-e2e::engine_options cluster_options(const test::kube::api_server& server,
-                                    std::vector<std::string> more = {}) {
-  auto path = test::temp_dir() + "/kubeconfig";
-  test::write_file(path, server.kubeconfig());
-  e2e::engine_options options;
-  options.manifest_file = false;
-  options.extra_args = {"--from-cluster", "--kubeconfig", path};
-  options.extra_args.insert(options.extra_args.end(), more.begin(), more.end());
-  return options;
-}
 
 /// EventSource `hooks`: a webhook event `example` on `port`.
 json event_source(std::uint16_t port) {
@@ -110,7 +99,7 @@ TEST(e2e_kubernetes_cluster, objects_run_and_changes_while_running_take_effect) 
   auto port = test::free_port();
   server.put(event_source(port));
   server.put(sensor("s", sink.url("/one")));
-  e2e::engine_process engine{"", cluster_options(server)};
+  e2e::engine_process engine{"", e2e::from_cluster(server)};
 
   ASSERT_EQ(e2e::post(port, "example", R"({"msg":"a"})").status, 200) << engine.output();
   ASSERT_TRUE(sink.wait_for(1, 10s)) << engine.output();
@@ -168,7 +157,7 @@ TEST(e2e_kubernetes_cluster, an_empty_file_directory_beside_the_cluster_is_no_er
   auto port = test::free_port();
   server.put(event_source(port));
   server.put(sensor("s", sink.url("/one")));
-  auto options = cluster_options(server);
+  auto options = e2e::from_cluster(server);
   options.manifest_file = true;
   e2e::engine_process engine{e2e::manifest_path{test::temp_dir()}, options};
   ASSERT_EQ(e2e::post(port, "example", R"({"msg":"a"})").status, 200) << engine.output();
@@ -184,7 +173,7 @@ TEST(e2e_kubernetes_cluster, an_invalid_object_is_false_with_its_problem_and_the
   // the cluster's EventSource of the same name is a duplicate.
   server.put(event_source(port));
   server.put(sensor("good", sink.url("/good")));
-  auto options = cluster_options(server);
+  auto options = e2e::from_cluster(server);
   options.manifest_file = true;
   e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}), options};
   auto duplicate =
@@ -234,7 +223,7 @@ TEST(e2e_kubernetes_cluster, a_forbidden_list_is_a_clear_error_and_the_process_k
   server.put(event_source(port));
   server.put(sensor("s", sink.url("/hook")));
   server.forbid("list", "sensors");
-  auto options = cluster_options(server);
+  auto options = e2e::from_cluster(server);
   options.wait_ready = false;
   e2e::engine_process engine{"", options};
 
@@ -275,7 +264,7 @@ TEST(e2e_kubernetes_cluster, a_webhook_auth_secret_is_read_from_a_kubernetes_sec
   auto es = event_source(port);
   es["spec"]["webhook"]["example"]["authSecret"] = {{"name", "hook-token"}, {"key", "token"}};
   server.put(es);
-  e2e::engine_process engine{"", cluster_options(server)};
+  e2e::engine_process engine{"", e2e::from_cluster(server)};
 
   EXPECT_EQ(e2e::post(port, "example", "{}", {"Authorization: Bearer first"}).status, 200)
     << engine.output();

@@ -4,6 +4,7 @@
 // overrides and asks nothing. Against the test API server with RBAC, the engine authenticated
 // as argo-events/ganglion with deploy/rbac's rules.
 
+#include "cluster_options.hpp"
 #include "engine_process.hpp"
 #include "files.hpp"
 #include "kube/api_server.hpp"
@@ -35,17 +36,6 @@ std::unique_ptr<test::kube::api_server> server_for(bool may_impersonate) {
   return server;
 }
 
-e2e::engine_options cluster_options(const test::kube::api_server& server,
-                                    std::vector<std::string> more = {}) {
-  auto path = test::temp_dir() + "/kubeconfig";
-  test::write_file(path, server.kubeconfig("engine-token"));
-  e2e::engine_options options;
-  options.manifest_file = false;
-  options.extra_args = {"--from-cluster", "--all-namespaces", "--kubeconfig", path};
-  options.extra_args.insert(options.extra_args.end(), more.begin(), more.end());
-  return options;
-}
-
 std::size_t count_of(const std::string& text, const std::string& part) {
   std::size_t n = 0;
   for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
@@ -57,7 +47,7 @@ std::size_t count_of(const std::string& text, const std::string& part) {
 
 TEST(e2e_kubernetes_object_identity, cluster_mode_impersonates_when_the_engine_may) {
   auto server = server_for(true);
-  e2e::engine_process engine{"", cluster_options(*server)};
+  e2e::engine_process engine{"", e2e::from_cluster(*server, {"--all-namespaces"}, "engine-token")};
   EXPECT_NE(engine.output().find("object identity: impersonate"), std::string::npos)
     << engine.output();
   auto asked = server->requests("POST", reviews);
@@ -68,7 +58,7 @@ TEST(e2e_kubernetes_object_identity, cluster_mode_impersonates_when_the_engine_m
 
 TEST(e2e_kubernetes_object_identity, cluster_mode_falls_back_to_namespace_with_one_warning) {
   auto server = server_for(false);
-  e2e::engine_process engine{"", cluster_options(*server)};
+  e2e::engine_process engine{"", e2e::from_cluster(*server, {"--all-namespaces"}, "engine-token")};
   auto output = engine.output();
   EXPECT_EQ(count_of(output, "the engine may not impersonate service accounts"), 1u) << output;
   EXPECT_NE(output.find("deploy/rbac"), std::string::npos) << output;
@@ -77,7 +67,7 @@ TEST(e2e_kubernetes_object_identity, cluster_mode_falls_back_to_namespace_with_o
 
 TEST(e2e_kubernetes_object_identity, the_flag_overrides_and_asks_nothing) {
   auto server = server_for(false);
-  e2e::engine_process engine{"", cluster_options(*server, {"--object-identity", "engine"})};
+  e2e::engine_process engine{"", e2e::from_cluster(*server, {"--all-namespaces", "--object-identity", "engine"}, "engine-token")};
   EXPECT_TRUE(server->requests("POST", reviews).empty());
   EXPECT_EQ(engine.output().find("may not impersonate"), std::string::npos) << engine.output();
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster_options.hpp"
 #include "engine_process.hpp"
 #include "files.hpp"
 #include "http_sink.hpp"
@@ -17,18 +18,6 @@ using namespace std::chrono_literals;
 using json = nlohmann::json;
 
 namespace {
-
-/// `--from-cluster` (no `-f`) with `more` arguments.
-e2e::engine_options cluster_options(const test::kube::api_server& server,
-                                    std::vector<std::string> more) {
-  auto path = test::temp_dir() + "/kubeconfig";
-  test::write_file(path, server.kubeconfig());
-  e2e::engine_options options;
-  options.manifest_file = false;
-  options.extra_args = {"--from-cluster", "--kubeconfig", path};
-  options.extra_args.insert(options.extra_args.end(), more.begin(), more.end());
-  return options;
-}
 
 json secret(const std::string& ns, const std::string& name, const std::string& value) {
   return {{"apiVersion", "v1"},
@@ -94,7 +83,7 @@ void each_object_reads_its_own_namespace(std::vector<std::string> args) {
   server.put(sensor("team-b", "s-b", sink.url("/b"), "token"));
   // Secret only-in-a exists in team-a only: a Sensor of team-b never gets its value.
   server.put(sensor("team-b", "s-c", sink.url("/c"), "only-in-a"));
-  e2e::engine_process engine{"", cluster_options(server, std::move(args))};
+  e2e::engine_process engine{"", e2e::from_cluster(server, std::move(args))};
 
   ASSERT_EQ(e2e::post(port_a, "example", "{}").status, 200) << engine.output();
   ASSERT_EQ(e2e::post(port_b, "example", "{}").status, 200) << engine.output();

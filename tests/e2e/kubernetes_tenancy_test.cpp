@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster_options.hpp"
 #include "engine_process.hpp"
 #include "eventually.hpp"
 #include "files.hpp"
@@ -23,16 +24,6 @@ using namespace std::chrono_literals;
 using json = nlohmann::json;
 
 namespace {
-
-/// `--from-cluster --all-namespaces` with a kubeconfig for `server`.
-e2e::engine_options every_namespace(const test::kube::api_server& server) {
-  auto path = test::temp_dir() + "/kubeconfig";
-  test::write_file(path, server.kubeconfig());
-  e2e::engine_options options;
-  options.manifest_file = false;
-  options.extra_args = {"--from-cluster", "--all-namespaces", "--kubeconfig", path};
-  return options;
-}
 
 /// EventSource `name` of `ns`: a webhook event `example` on `port`.
 json event_source(const std::string& ns, const std::string& name, std::uint16_t port) {
@@ -107,7 +98,7 @@ TEST(e2e_tenancy, a_sensor_never_receives_another_namespaces_events) {
     {{"name", "s"}, {"eventSourceName", "signal"}, {"eventName", "example"}});
   spy["spec"]["triggers"][0]["template"]["conditions"] = "d || s";
   server.put(spy);
-  auto options = every_namespace(server);
+  auto options = e2e::from_cluster(server, {"--all-namespaces"});
   auto data = options.data_dir = test::temp_dir() + "/data";
   e2e::engine_process engine{"", options};
 
@@ -142,7 +133,7 @@ TEST(e2e_tenancy, an_event_source_squatting_the_victims_name_displaces_and_feeds
   // Created first, under the name the victim will use.
   server.put(event_source("attacker", "payments", attacker_port));
   server.put(sensor("attacker", "own", "payments", sink.url("/attacker")));
-  e2e::engine_process engine{"", every_namespace(server)};
+  e2e::engine_process engine{"", e2e::from_cluster(server, {"--all-namespaces"})};
   server.put(event_source("victim", "payments", victim_port));
   server.put(sensor("victim", "audit", "payments", sink.url("/victim")));
 
@@ -286,7 +277,7 @@ TEST(e2e_tenancy, a_git_trigger_source_cannot_read_local_paths) {
   thief("by-url", {{"url", "file:///var/lib/ganglion/git/victim/repo"}});
   thief("by-directory",
         {{"url", "https://github.com/argoproj/argo-events.git"}, {"cloneDirectory", "../victim"}});
-  e2e::engine_process engine{"", every_namespace(server)};
+  e2e::engine_process engine{"", e2e::from_cluster(server, {"--all-namespaces"})};
 
   auto refusal = [&](const std::string& name) {
     auto refused = server.wait_for_object(

@@ -119,6 +119,10 @@ std::optional<child_spec> engine::impl::source_child(
   ctx.secrets = secrets->for_namespace(es.metadata.namespace_);
   ctx.metrics = &metrics;
   ctx.store = source_values;
+  if (options.config_maps)
+    ctx.config_map = [stores = options.config_maps, manifest](const std::string& map, bool create) {
+      return stores(*manifest, map, create);
+    };
   ownership* owners =
     options.remote && is_active_passive(type) ? &options.remote->owners() : nullptr;
   status.set("source", status_name, phase::pending);

@@ -49,6 +49,9 @@ struct engine_options {
   /// A bus outside the process (JetStream, Kafka) shared with other replicas; null: the
   /// embedded bus. With one, `data_dir` is not used: the bus keeps the events and the state.
   std::shared_ptr<remote_bus> remote;
+  /// The cluster's ConfigMaps as source stores (cluster mode); null: sources keep their values
+  /// in the store above only.
+  config_map_stores config_maps;
   /// Events alive in the engine at once (queued, held in joins or in triggers) before sources
   /// are refused with back-pressure.
   std::size_t bus_capacity = 65536;

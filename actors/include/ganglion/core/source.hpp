@@ -32,6 +32,9 @@ struct source_context {
   /// Where the source keeps what it must remember across restarts (ganglion/core/source_store.hpp);
   /// the engine always gives one, a test may not.
   std::shared_ptr<source_store> store;
+  /// ConfigMap `name` of the EventSource's namespace as a store, created when missing if
+  /// `create` (cluster mode only; empty otherwise). Throws std::runtime_error.
+  std::function<std::shared_ptr<source_store>(const std::string& name, bool create)> config_map;
   /// Reports a failure after start (e.g. a broker connection lost for good): the engine stops
   /// the source and restarts it with backoff. Callable from any thread.
   std::function<void(const std::string& error)> fail;

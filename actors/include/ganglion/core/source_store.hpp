@@ -2,7 +2,12 @@
 
 #include <functional>
 #include <optional>
+#include <memory>
 #include <string>
+
+namespace ganglion::dsl {
+struct event_source;
+} // namespace ganglion::dsl
 
 namespace ganglion::core {
 
@@ -32,5 +37,11 @@ public:
   /// False when the values are lost when the process exits.
   virtual bool durable() const = 0;
 };
+
+/// ConfigMaps of the cluster as stores (cluster mode; Argo keeps a calendar's last tick in one):
+/// ConfigMap `name` of `owner`'s namespace, read and written as `owner` acts, created when
+/// missing if `create`. Throws std::runtime_error when there is no usable Kubernetes client.
+using config_map_stores = std::function<std::shared_ptr<source_store>(
+  const dsl::event_source& owner, const std::string& name, bool create)>;
 
 } // namespace ganglion::core

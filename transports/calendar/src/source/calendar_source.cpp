@@ -44,6 +44,13 @@ struct calendar_state : std::enable_shared_from_this<calendar_state> {
       event_source(ctx.event_source_name), event_name(ctx.event_name), schedule(spec),
       metadata(spec.metadata), persistence(spec.persistence), bus(ctx.bus), store(ctx.store),
       clock(std::move(clock)), retry(retry), metrics(ctx.metrics, ctx.event_source_name, ctx.event_name) {
+    if (persistence && !persistence->config_map.empty() && ctx.config_map) {
+      // Cluster mode: Argo's own place, so a migrating user keeps the last tick.
+      store = ctx.config_map(persistence->config_map, persistence->create_if_not_exist);
+      in_config_map = true;
+      key = event_source + "." + event_name;
+      return;
+    }
     const auto& ns = ctx.manifest ? ctx.manifest->metadata.namespace_ : std::string{};
     // Argo's ConfigMap key, `<eventSourceName>.<eventName>`, within the namespace.
     key = "calendar." + (ns.empty() ? std::string{} : ns + "/") + event_source + "."
@@ -68,6 +75,7 @@ struct calendar_state : std::enable_shared_from_this<calendar_state> {
   std::optional<persistence_spec> persistence;
   std::shared_ptr<core::bus_publisher> bus;
   std::shared_ptr<core::source_store> store;
+  bool in_config_map = false; ///< `store` is the named ConfigMap
   std::shared_ptr<ticker> clock;
   retry_policy retry;
   source_metrics metrics;
@@ -89,7 +97,8 @@ dsl::go_time_point calendar_state::starting_point(const persistence_spec& p) {
   if (!p.config_map.empty())
     spdlog::info("{}: persistence.configMap {}: the last tick is kept in {} under {}", name,
                  p.config_map, store->where(), key);
-  if (!p.catchup)
+  // As Argo's start, a ConfigMap is read (and made when it may be) even without catch-up.
+  if (!p.catchup && !in_config_map)
     return start;
   std::optional<std::string> record;
   try {
@@ -97,6 +106,8 @@ dsl::go_time_point calendar_state::starting_point(const persistence_spec& p) {
   } catch (const std::exception& e) {
     throw core::source_error(fmt::format("{}: cannot read the last tick: {}", name, e.what()));
   }
+  if (!p.catchup)
+    return start;
   if (!record) {
     spdlog::info("{}: catch-up: no tick kept yet, starting now", name);
     return start;

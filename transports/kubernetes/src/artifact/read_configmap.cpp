@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "artifact/fetchers.hpp"
+#include "client/object_names.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
 #include "ganglion/kubernetes/client.hpp"
@@ -8,16 +9,6 @@
 namespace ganglion::kubernetes::detail {
 
 namespace {
-
-/// A DNS-1123 subdomain, as Kubernetes requires of a config map's name.
-bool valid_name(const std::string& name) {
-  if (name.empty() || name.size() > 253)
-    return false;
-  for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'))
-      return false;
-  return true;
-}
 
 /// The value of `key` in the config map's `data`, else in its `binaryData` (base64).
 std::optional<std::string> value_of(const nlohmann::json& map, const std::string& key) {
@@ -42,12 +33,12 @@ std::string read_configmap_artifact(const configmap_key_selector& selector,
     throw artifact_error(path
                          + ": reading a config map needs the Kubernetes API (run with a "
                            "kubeconfig or in a cluster)");
-  if (!valid_name(selector.name))
+  if (!dns_subdomain(selector.name))
     throw artifact_error(child_path(path, "name") + ": \"" + selector.name
                          + "\" is not a config map name");
   auto ns = options.namespace_name.empty() ? options.client->config().default_namespace
                                            : options.namespace_name;
-  if (!valid_name(ns))
+  if (!dns_label(ns))
     throw artifact_error(path + ": \"" + ns + "\" is not a namespace name");
   auto where = "config map " + ns + "/" + selector.name;
   // In `impersonate` mode the client acts as the sensor's service account (acting_user).

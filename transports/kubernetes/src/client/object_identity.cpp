@@ -7,27 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "client/object_names.hpp"
 #include "ganglion/kubernetes/client.hpp"
 
 namespace ganglion::kubernetes {
 
 namespace {
-
-/// A lowercase letter or a digit.
-bool alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-/// A DNS-1123 name: lowercase letters, digits, `-` (and `.` when `dots`), starting and ending
-/// with a letter or digit.
-bool dns_name(std::string_view name, std::size_t longest, bool dots) {
-  if (name.empty() || name.size() > longest || !alnum(name.front()) || !alnum(name.back()))
-    return false;
-  for (char c : name)
-    if (!alnum(c) && c != '-' && !(dots && c == '.'))
-      return false;
-  return true;
-}
 
 /// The answer of one SelfSubjectAccessReview for impersonating the service accounts of `ns`.
 impersonation_check review(api_client& client, const std::string& ns) {
@@ -84,9 +69,9 @@ identity_mode identity_mode_or_engine(std::string_view name) {
 std::string service_account_user(std::string_view ns, std::string_view service_account) {
   if (service_account.empty())
     service_account = "default";
-  if (!dns_name(ns, 63, false))
+  if (!detail::dns_label(ns))
     throw std::invalid_argument(fmt::format("\"{}\" is not a namespace name", ns));
-  if (!dns_name(service_account, 253, true))
+  if (!detail::dns_subdomain(service_account))
     throw std::invalid_argument(
       fmt::format("serviceAccountName \"{}\" is not a service account name", service_account));
   return fmt::format("system:serviceaccount:{}:{}", ns, service_account);

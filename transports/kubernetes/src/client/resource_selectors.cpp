@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <re2/re2.h>
 
+#include "client/object_names.hpp"
 #include "ganglion/dsl/compile_error.hpp"
 #include "ganglion/dsl/path/json_eval.hpp"
 
@@ -27,24 +28,6 @@ bool qualified_name_part(std::string_view s) {
     return false;
   return std::all_of(s.begin(), s.end(),
                      [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
-}
-
-/// A lower-case RFC 1123 subdomain (a label key's prefix).
-bool dns_subdomain(std::string_view s) {
-  if (s.empty() || s.size() > 253)
-    return false;
-  auto lower = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  for (std::size_t start = 0; start <= s.size();) {
-    auto end = s.find('.', start);
-    auto label = s.substr(start, end == std::string_view::npos ? s.npos : end - start);
-    if (label.empty() || !lower(label.front()) || !lower(label.back())
-        || !std::all_of(label.begin(), label.end(), [&](char c) { return lower(c) || c == '-'; }))
-      return false;
-    if (end == std::string_view::npos)
-      break;
-    start = end + 1;
-  }
-  return true;
 }
 
 std::optional<std::string> key_error(const std::string& key) {
