@@ -84,18 +84,32 @@ def sizes(ctx):
     return ["--count", str(message_count(ctx)), "--size", str(SIZE)]
 
 
-def run_feed(ctx, kind, address, name):
-    """The publisher or loader, to its end: (its JSON report, command text)."""
+def start_feed(ctx, kind, address, name):
+    """Starts the publisher or loader: (process, log, command text)."""
     cmd = [tool(ctx), kind.feed, *kind.feed_args(address, name), *sizes(ctx)]
-    text = shlex.join(cmd)
+    log = ctx.path(f"{name}-feed.log")
+    return ctx.procs.start(cmd, log_path=log), log, shlex.join(cmd)
+
+
+def feed_result(ctx, feed):
+    """The JSON report of a started publisher or loader, once it ended."""
+    proc, log, text = feed
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+        proc.wait(timeout=300)
     except subprocess.TimeoutExpired:
         raise StepError(f"no result after 300 s: {text}") from None
-    lines = [l for l in done.stdout.splitlines() if l.startswith("{")]
-    if done.returncode != 0 or not lines:
-        raise StepError(f"exit {done.returncode}: {done.stderr.strip()[-300:]}: {text}")
-    return json.loads(lines[-1]), text
+    finally:
+        ctx.procs.stop(proc)
+    report = last_json(log)
+    if proc.returncode != 0 or report is None:
+        raise StepError(f"exit {proc.returncode}: {text}; log: {log}")
+    return report
+
+
+def run_feed(ctx, kind, address, name):
+    """The publisher or loader, to its end: (its JSON report, command text)."""
+    feed = start_feed(ctx, kind, address, name)
+    return feed_result(ctx, feed), feed[2]
 
 
 def last_json(log):
@@ -197,8 +211,11 @@ def ganglion_run(ctx, kind, address, name):
     try:
         if kind.pubsub:
             wait_ready(engine)
-            feed, feed_cmd = run_feed(ctx, kind, address, name)
+            publisher = start_feed(ctx, kind, address, name)  # sampled while it publishes
+            feed_cmd = publisher[2]
         first, done = sample_drain(engine, count)
+        if kind.pubsub:
+            feed = feed_result(ctx, publisher)
     finally:
         engine.stop()
     if done.at <= first.at:
@@ -240,9 +257,16 @@ def median(runs):
                  "rounds_lost": [r[1]["lost"] for r in runs]}
 
 
+def median_lost(runs):
+    """The median of the rounds' losses (the median round by events/s may be one that lost
+    nothing while the others lost)."""
+    return sorted(r[1]["lost"] for r in runs)[len(runs) // 2]
+
+
 def measure(ctx, key):
     """<prefix>_raw_eps and <prefix>_source_eps (target ≥ 0.5 × raw) of one kind; for the
-    pub/sub kinds also <prefix>_raw_lost and <prefix>_source_lost of the median rounds."""
+    pub/sub kinds also <prefix>_raw_lost and <prefix>_source_lost, the median of the rounds'
+    losses."""
     kind = KINDS[key]
     procs, address = kind.start(ctx, f"{kind.prefix}-broker")
     raw, ganglion = [], []
@@ -255,13 +279,14 @@ def measure(ctx, key):
     f, p = ctx.figures, kind.prefix
     eps, fields = median(raw)
     f.add(f"{p}_raw_eps", eps, "events/s", **fields)
-    raw_lost = fields["lost"]
     eps, fields = median(ganglion)
     f.add(f"{p}_source_eps", eps, "events/s", baseline=f"{p}_raw_eps", target=("≥", 0.5),
           **fields)
     if kind.pubsub:
-        f.add(f"{p}_raw_lost", raw_lost, "events")
-        f.add(f"{p}_source_lost", fields["lost"], "events")
+        count = message_count(ctx)
+        for side, runs in (("raw", raw), ("source", ganglion)):
+            f.add(f"{p}_{side}_lost", median_lost(runs), "events", of=count,
+                  rounds_lost=[r[1]["lost"] for r in runs])
 
 
 def mqtt(ctx):
