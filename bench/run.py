@@ -65,8 +65,8 @@ def steps(ctx):
 def estimate_s(ctx):
     """A rough duration of the run in seconds."""
     if ctx.quick:
-        return 180
-    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 180 + 75
+        return 200
+    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 180 + 75 + 120
 
 
 def parse_args():

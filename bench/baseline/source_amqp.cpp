@@ -4,10 +4,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <memory>
 #include <stdexcept>
 #include <thread>
-#include <vector>
 
 #include <amqp.h>
 #include <amqp_tcp_socket.h>
@@ -30,8 +28,7 @@ void expect(const amqp_rpc_reply_t& r, const char* what) {
     return;
   if (r.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION)
     throw std::runtime_error(fmt::format("{}: {}", what, amqp_error_string2(r.library_error)));
-  throw std::runtime_error(fmt::format("{}: the broker refused (method {:#x})", what,
-                                       r.reply.id));
+  throw std::runtime_error(fmt::format("{}: the broker refused (method {:#x})", what, r.reply.id));
 }
 
 void expect_status(int status, const char* what) {
@@ -50,9 +47,9 @@ public:
     if (socket == nullptr)
       throw std::runtime_error("amqp_tcp_socket_new failed");
     expect_status(amqp_socket_open(socket, info.host, info.port), "connect");
-    expect(amqp_login(conn_, info.vhost, 0, 131072, 0, AMQP_SASL_METHOD_PLAIN, info.user,
-                      info.password),
-           "login");
+    expect(
+      amqp_login(conn_, info.vhost, 0, 131072, 0, AMQP_SASL_METHOD_PLAIN, info.user, info.password),
+      "login");
     amqp_channel_open(conn_, channel);
     expect(amqp_get_rpc_reply(conn_), "channel.open");
   }
@@ -82,8 +79,8 @@ std::uint32_t queued(connection& c, const std::string& name) {
 int amqp_load(const settings& s) {
   connection c{s.address};
   // What the bench manifest declares: a durable fanout exchange, a plain queue, the binding.
-  amqp_exchange_declare(c.get(), channel, bytes(s.exchange), amqp_cstring_bytes("fanout"), 0, 1,
-                        0, 0, amqp_empty_table);
+  amqp_exchange_declare(c.get(), channel, bytes(s.exchange), amqp_cstring_bytes("fanout"), 0, 1, 0,
+                        0, amqp_empty_table);
   expect(amqp_get_rpc_reply(c.get()), "exchange.declare");
   amqp_queue_declare(c.get(), channel, bytes(s.name), 0, 0, 0, 0, amqp_empty_table);
   expect(amqp_get_rpc_reply(c.get()), "queue.declare");
@@ -94,17 +91,18 @@ int amqp_load(const settings& s) {
   props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG;
   props.content_type = amqp_cstring_bytes("application/json");
   props.delivery_mode = 1; // transient: the queue is not durable either
+  pace schedule{s.rate};
   auto start = bus_bench::now_ns();
   for (std::int64_t i = 0; i < s.count; ++i) {
+    schedule.wait(i);
     auto body = bus_bench::make_body(i, s.size);
-    expect_status(amqp_basic_publish(c.get(), channel, bytes(s.exchange), bytes(s.routing_key),
-                                     0, 0, &props, bytes(body)),
+    expect_status(amqp_basic_publish(c.get(), channel, bytes(s.exchange), bytes(s.routing_key), 0,
+                                     0, &props, bytes(body)),
                   "basic.publish");
   }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::uint32_t in_queue = 0;
-  while ((in_queue = queued(c, s.name)) < s.count
-         && std::chrono::steady_clock::now() < deadline)
+  while ((in_queue = queued(c, s.name)) < s.count && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   publisher_report("amqp-load", in_queue, start);
   return in_queue == s.count ? 0 : 1;
@@ -114,8 +112,7 @@ int amqp_consume(const settings& s) {
   connection c{s.address};
   amqp_basic_qos(c.get(), channel, 0, static_cast<std::uint16_t>(s.prefetch), 0);
   expect(amqp_get_rpc_reply(c.get()), "basic.qos");
-  amqp_basic_consume(c.get(), channel, bytes(s.name), amqp_empty_bytes, 0, 0, 0,
-                     amqp_empty_table);
+  amqp_basic_consume(c.get(), channel, bytes(s.name), amqp_empty_bytes, 0, 0, 0, amqp_empty_table);
   expect(amqp_get_rpc_reply(c.get()), "basic.consume");
   bus_bench::tally t{s.count};
   bool started = false;
@@ -133,8 +130,8 @@ int amqp_consume(const settings& s) {
           continue;
         return; // the broker closed, or finish() gave up
       }
-      arrived(t, started, {static_cast<const char*>(envelope.message.body.bytes),
-                           envelope.message.body.len});
+      arrived(t, started,
+              {static_cast<const char*>(envelope.message.body.bytes), envelope.message.body.len});
       amqp_basic_ack(c.get(), channel, envelope.delivery_tag, 0);
       amqp_destroy_envelope(&envelope);
     }

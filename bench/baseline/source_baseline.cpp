@@ -16,8 +16,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <functional>
-#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -40,39 +38,45 @@ void common_options(CLI::App* mode, source_bench::settings& s, bool consumer) {
   }
 }
 
+/// One mode: its subcommand name, help, function and whether it consumes.
+struct mode {
+  const char* name;
+  const char* help;
+  int (*run)(const source_bench::settings&);
+  bool consumer;
+};
+
+constexpr mode modes[] = {
+  {"mqtt-publish", "libmosquitto QoS 0 publisher", source_bench::mqtt_publish, false},
+  {"mqtt", "libmosquitto subscriber (QoS 0)", source_bench::mqtt_consume, true},
+  {"amqp-load", "librabbitmq: fill a queue", source_bench::amqp_load, false},
+  {"amqp", "librabbitmq consumer, manual acks", source_bench::amqp_consume, true},
+  {"redis-publish", "hiredis PUBLISH loop", source_bench::redis_publish, false},
+  {"redis", "hiredis SUBSCRIBE reader", source_bench::redis_consume, true},
+  {"redis-stream-load", "hiredis XADD loader", source_bench::stream_load, false},
+  {"redis-stream", "hiredis XREADGROUP + XACK reader", source_bench::stream_consume, true},
+};
+
 } // namespace
 
 int main(int argc, char** argv) {
   CLI::App cli{"raw MQTT, AMQP and Redis consumers, and the publishers that feed them or ganglion"};
   cli.require_subcommand(1);
   source_bench::settings s;
-  using run = int (*)(const source_bench::settings&);
-  std::vector<std::pair<CLI::App*, run>> modes{
-    {cli.add_subcommand("mqtt-publish", "libmosquitto QoS 0 publisher"),
-     source_bench::mqtt_publish},
-    {cli.add_subcommand("mqtt", "libmosquitto subscriber (QoS 0)"), source_bench::mqtt_consume},
-    {cli.add_subcommand("amqp-load", "librabbitmq: fill a queue"), source_bench::amqp_load},
-    {cli.add_subcommand("amqp", "librabbitmq consumer, manual acks"), source_bench::amqp_consume},
-    {cli.add_subcommand("redis-publish", "hiredis PUBLISH loop"), source_bench::redis_publish},
-    {cli.add_subcommand("redis", "hiredis SUBSCRIBE reader"), source_bench::redis_consume},
-    {cli.add_subcommand("redis-stream-load", "hiredis XADD loader"), source_bench::stream_load},
-    {cli.add_subcommand("redis-stream", "hiredis XREADGROUP + XACK reader"),
-     source_bench::stream_consume},
-  };
-  for (auto& [mode, _] : modes) {
-    bool consumer = mode->get_name().find('-') == std::string::npos
-                    || mode->get_name() == "redis-stream";
-    common_options(mode, s, consumer);
+  std::vector<CLI::App*> apps;
+  for (const auto& m : modes) {
+    apps.push_back(cli.add_subcommand(m.name, m.help));
+    common_options(apps.back(), s, m.consumer);
   }
-  modes[2].first->add_option("--exchange", s.exchange, "the fanout exchange bound to the queue");
-  modes[2].first->add_option("--routing-key", s.routing_key, "binding and publish routing key");
-  modes[3].first->add_option("--prefetch", s.prefetch, "basic.qos prefetch (ganglion's: 256)");
-  modes[7].first->add_option("--batch", s.batch, "XREADGROUP COUNT (Argo's default: 10)");
+  apps[2]->add_option("--exchange", s.exchange, "the fanout exchange bound to the queue");
+  apps[2]->add_option("--routing-key", s.routing_key, "binding and publish routing key");
+  apps[3]->add_option("--prefetch", s.prefetch, "basic.qos prefetch (ganglion's: 256)");
+  apps[7]->add_option("--batch", s.batch, "XREADGROUP COUNT (Argo's default: 10)");
   CLI11_PARSE(cli, argc, argv);
   try {
-    for (auto& [mode, function] : modes)
-      if (mode->parsed())
-        return function(s);
+    for (std::size_t i = 0; i < apps.size(); ++i)
+      if (apps[i]->parsed())
+        return modes[i].run(s);
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ganglion-source-baseline: %s\n", e.what());

@@ -102,8 +102,7 @@ int mqtt_consume(const settings& s) {
   mosquitto_subscribe_callback_set(c.get(), [](mosquitto*, void* user, int, int, const int*) {
     static_cast<subscriber*>(user)->subscribed = true;
   });
-  mosquitto_message_callback_set(c.get(), [](mosquitto*, void* user,
-                                             const mosquitto_message* msg) {
+  mosquitto_message_callback_set(c.get(), [](mosquitto*, void* user, const mosquitto_message* msg) {
     auto* me = static_cast<subscriber*>(user);
     arrived(me->t, me->started,
             {static_cast<const char*>(msg->payload), static_cast<std::size_t>(msg->payloadlen)});

@@ -12,17 +12,17 @@ namespace source_bench {
 
 /// One run's settings, from the command line.
 struct settings {
-  std::string address;            ///< host:port (MQTT, Redis) or an amqp:// URL
-  std::string name = "bench";     ///< MQTT topic, AMQP queue, Redis channel or stream
-  std::string exchange = "bench"; ///< AMQP: the fanout exchange bound to the queue
+  std::string address;               ///< host:port (MQTT, Redis) or an amqp:// URL
+  std::string name = "bench";        ///< MQTT topic, AMQP queue, Redis channel or stream
+  std::string exchange = "bench";    ///< AMQP: the fanout exchange bound to the queue
   std::string routing_key = "hello"; ///< AMQP: the routing key of the binding and publishes
-  std::int64_t count = 100000;    ///< messages
-  std::size_t size = 256;         ///< bytes per message body
-  double rate = 0;                ///< publishers: messages/s (0: as fast as the client goes)
-  int prefetch = 256;             ///< AMQP consumer: basic.qos prefetch
-  int batch = 10;                 ///< Redis stream consumer: XREADGROUP COUNT
-  double first_s = 30;            ///< consumers: how long the first message may take
-  double idle_s = 3;              ///< consumers: give up when nothing arrived for this long
+  std::int64_t count = 100000;       ///< messages
+  std::size_t size = 256;            ///< bytes per message body
+  double rate = 0;                   ///< publishers: messages/s (0: as fast as the client goes)
+  int prefetch = 256;                ///< AMQP consumer: basic.qos prefetch
+  int batch = 10;                    ///< Redis stream consumer: XREADGROUP COUNT
+  double first_s = 30;               ///< consumers: how long the first message may take
+  double idle_s = 3;                 ///< consumers: give up when nothing arrived for this long
 };
 
 /// host and port of "host:port".

@@ -5,9 +5,12 @@
 #include <sys/socket.h>
 
 #include <atomic>
+#include <cstdio>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -20,9 +23,9 @@ namespace source_bench {
 
 namespace {
 
-constexpr const char* group = "argo-events-cg";      // Argo's default consumer group
+constexpr const char* group = "argo-events-cg";        // Argo's default consumer group
 constexpr const char* consumer = "argo-events-worker"; // and consumer
-constexpr std::int64_t pipeline = 1000;               // commands sent before their replies are read
+constexpr std::int64_t pipeline = 1000; // commands sent before their replies are read
 
 struct context_deleter {
   void operator()(redisContext* c) const { redisFree(c); }
@@ -75,8 +78,8 @@ void pipelined(redisContext* c, const settings& s, const char* what,
 }
 
 /// Runs `read` on its own thread until it returns or finish() is done; returns finish's code.
-int consume_on_thread(bus_bench::tally& t, const settings& s, const char* mode,
-                      redisContext* c, const std::function<void(const std::atomic<bool>&)>& read) {
+int consume_on_thread(bus_bench::tally& t, const settings& s, const char* mode, redisContext* c,
+                      const std::function<void(const std::atomic<bool>&)>& read) {
   std::atomic<bool> done{false};
   std::thread reader{[&] {
     try {
@@ -109,8 +112,8 @@ int redis_publish(const settings& s) {
 
 int redis_consume(const settings& s) {
   auto c = connect(s);
-  reply_ptr r{static_cast<redisReply*>(redisCommand(c.get(), "SUBSCRIBE %b", s.name.data(),
-                                                    s.name.size()))};
+  reply_ptr r{
+    static_cast<redisReply*>(redisCommand(c.get(), "SUBSCRIBE %b", s.name.data(), s.name.size()))};
   if (!r || r->type != REDIS_REPLY_ARRAY)
     throw std::runtime_error("SUBSCRIBE failed");
   bus_bench::tally t{s.count};
@@ -128,8 +131,8 @@ int redis_consume(const settings& s) {
 
 int stream_load(const settings& s) {
   auto c = connect(s);
-  reply_ptr r{static_cast<redisReply*>(redisCommand(c.get(), "XGROUP CREATE %b %s 0 MKSTREAM",
-                                                    s.name.data(), s.name.size(), group))};
+  reply_ptr r{static_cast<redisReply*>(
+    redisCommand(c.get(), "XGROUP CREATE %b %s 0 MKSTREAM", s.name.data(), s.name.size(), group))};
   if (!r || (r->type == REDIS_REPLY_ERROR && std::string_view{r->str}.rfind("BUSYGROUP", 0)))
     throw std::runtime_error(fmt::format("XGROUP CREATE: {}", r ? r->str : c->errstr));
   auto start = bus_bench::now_ns();
@@ -150,11 +153,11 @@ int stream_consume(const settings& s) {
   auto count = std::to_string(s.batch);
   return consume_on_thread(t, s, "redis-stream", c.get(), [&](const std::atomic<bool>& done) {
     while (!done.load() && t.received() < s.count) {
-      const char* argv[] = {"XREADGROUP", "GROUP",   group,         consumer,
-                            "COUNT",      count.c_str(), "BLOCK", "2000",
+      const char* argv[] = {"XREADGROUP", "GROUP",        group,   consumer,
+                            "COUNT",      count.c_str(),  "BLOCK", "2000",
                             "STREAMS",    s.name.c_str(), ">"};
-      reply_ptr r{static_cast<redisReply*>(
-        redisCommandArgv(c.get(), std::size(argv), argv, nullptr))};
+      reply_ptr r{
+        static_cast<redisReply*>(redisCommandArgv(c.get(), std::size(argv), argv, nullptr))};
       if (!r)
         throw std::runtime_error(fmt::format("XREADGROUP: {}", c->errstr));
       if (r->type == REDIS_REPLY_ERROR)
@@ -177,8 +180,8 @@ int stream_consume(const settings& s) {
         args.push_back(a.data());
         lengths.push_back(a.size());
       }
-      reply_ptr acked{static_cast<redisReply*>(redisCommandArgv(
-        c.get(), static_cast<int>(args.size()), args.data(), lengths.data()))};
+      reply_ptr acked{static_cast<redisReply*>(
+        redisCommandArgv(c.get(), static_cast<int>(args.size()), args.data(), lengths.data()))};
       if (!acked || acked->type == REDIS_REPLY_ERROR)
         throw std::runtime_error("XACK failed");
     }

@@ -147,7 +147,12 @@ def raw_run(ctx, kind, address, name):
           f"{feed['events_per_s']:,.0f}/s", flush=True)
     return report["events_per_s"], {"command": shlex.join(cmd), "events": report["events"],
                                     "seconds": report["seconds"], "lost": report["missing"],
-                                    "publish_eps": feed["events_per_s"]}
+                                    "publish_eps": feed["events_per_s"], "load_average": load()}
+
+
+def load():
+    """The load averages (1, 5, 15 min), for the figure's fields."""
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def check_lost(kind, side, lost, log):
@@ -228,7 +233,7 @@ def ganglion_run(ctx, kind, address, name):
               "engine_log": engine.log_path, "events": int(done.fired),
               "seconds": round(done.at - first.at, 3), "lost": lost,
               "source_received": int(done.received), "source_accepted": int(done.accepted),
-              "publish_eps": feed["events_per_s"]}
+              "publish_eps": feed["events_per_s"], "load_average": load()}
     if first.cpu is not None and done.cpu is not None and done.fired > first.fired:
         fields["engine_cpu_us_per_event"] = round(
             1e6 * (done.cpu - first.cpu) / (done.fired - first.fired), 1)
