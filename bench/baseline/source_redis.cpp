@@ -61,20 +61,24 @@ void read_replies(redisContext* c, std::int64_t n, const char* what) {
   }
 }
 
-/// Sends s.count commands made by `append(i)` in pipelines of `pipeline`, paced at s.rate.
-void pipelined(redisContext* c, const settings& s, const char* what,
-               const std::function<void(std::int64_t)>& append) {
+/// Sends s.count commands `format` (two %b: s.name, then the body of message i) in pipelines of
+/// `pipeline`, paced at s.rate; prints the publisher's report as `mode`.
+int send_all(redisContext* c, const settings& s, const char* format, const char* mode) {
   pace schedule{s.rate};
+  auto start = bus_bench::now_ns();
   std::int64_t unread = 0;
   for (std::int64_t i = 0; i < s.count; ++i) {
     schedule.wait(i);
-    append(i);
+    auto body = bus_bench::make_body(i, s.size);
+    redisAppendCommand(c, format, s.name.data(), s.name.size(), body.data(), body.size());
     if (++unread == pipeline || (s.rate > 0 && i % 64 == 63)) {
-      read_replies(c, unread, what); // paced: flushed often, so that the rate is steady
+      read_replies(c, unread, mode); // paced: flushed often, so that the rate is steady
       unread = 0;
     }
   }
-  read_replies(c, unread, what);
+  read_replies(c, unread, mode);
+  publisher_report(mode, s.count, start);
+  return 0;
 }
 
 /// Runs `read` on its own thread until it returns or finish() is done; returns finish's code.
@@ -100,14 +104,7 @@ int consume_on_thread(bus_bench::tally& t, const settings& s, const char* mode, 
 
 int redis_publish(const settings& s) {
   auto c = connect(s);
-  auto start = bus_bench::now_ns();
-  pipelined(c.get(), s, "PUBLISH", [&](std::int64_t i) {
-    auto body = bus_bench::make_body(i, s.size);
-    redisAppendCommand(c.get(), "PUBLISH %b %b", s.name.data(), s.name.size(), body.data(),
-                       body.size());
-  });
-  publisher_report("redis-publish", s.count, start);
-  return 0;
+  return send_all(c.get(), s, "PUBLISH %b %b", "redis-publish");
 }
 
 int redis_consume(const settings& s) {
@@ -135,14 +132,7 @@ int stream_load(const settings& s) {
     redisCommand(c.get(), "XGROUP CREATE %b %s 0 MKSTREAM", s.name.data(), s.name.size(), group))};
   if (!r || (r->type == REDIS_REPLY_ERROR && std::string_view{r->str}.rfind("BUSYGROUP", 0)))
     throw std::runtime_error(fmt::format("XGROUP CREATE: {}", r ? r->str : c->errstr));
-  auto start = bus_bench::now_ns();
-  pipelined(c.get(), s, "XADD", [&](std::int64_t i) {
-    auto body = bus_bench::make_body(i, s.size);
-    redisAppendCommand(c.get(), "XADD %b * body %b", s.name.data(), s.name.size(), body.data(),
-                       body.size());
-  });
-  publisher_report("redis-stream-load", s.count, start);
-  return 0;
+  return send_all(c.get(), s, "XADD %b * body %b", "redis-stream-load");
 }
 
 int stream_consume(const settings& s) {

@@ -26,7 +26,7 @@ import subprocess
 import time
 
 from . import brokers
-from .engine import counter, parse_metrics, write_scenario
+from .engine import counter, write_scenario
 from .procs import StepError, http_get, wait_log_line
 from .signals import cpu_seconds, start_engine_process
 
@@ -179,17 +179,12 @@ def sample_drain(engine, count):
     """Reads /metrics every POLL_S until the trigger fired `count` times or nothing moved for
     IDLE_S after the first firing: (first sample with a firing, the first sample with the final
     count). StepError when the engine exits or fires nothing within START_S."""
-    url = f"http://127.0.0.1:{engine.admin_port}/metrics"
     began = time.monotonic()
     first = done = None
     while True:
-        if engine.proc.poll() is not None:
-            raise StepError(f"ganglion exited with {engine.proc.returncode}; log: "
-                            f"{engine.log_path}")
-        status, text = http_get(url, timeout=5.0)
-        now = time.monotonic()
-        if status == 200:
-            s = Sample(now, parse_metrics(text), cpu_seconds(engine.proc.pid))
+        now, metrics = engine.poll_metrics()
+        if metrics is not None:
+            s = Sample(now, metrics, cpu_seconds(engine.proc.pid))
             if s.fired > 0 and first is None:
                 first = s
             if done is None or s.fired != done.fired:
