@@ -14,8 +14,8 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from runner import (baselines, buses, kubernetes, micro, report, scenarios,  # noqa: E402
-                    serverless, signals, sources)
+from runner import (baselines, buses, consumers, kubernetes, micro, report,  # noqa: E402
+                    scenarios, serverless, signals, sources)
 from runner.context import Context  # noqa: E402
 from runner.figures import text_table  # noqa: E402
 from runner.procs import StepError, raise_on_signals  # noqa: E402
@@ -28,6 +28,7 @@ def steps(ctx):
     d = f"{ctx.duration_s} s closed loop"
     n = ctx.big_sensors
     b = f"{buses.event_count(ctx):,} events × {buses.rounds(ctx)}"
+    m = f"{consumers.message_count(ctx):,} messages × {consumers.rounds(ctx)}"
     return [
         ("micro suite (Google Benchmark)", micro.run_micro),
         (f"raw Boost.Beast HTTP baseline, {d}", baselines.http_raw),
@@ -50,14 +51,22 @@ def steps(ctx):
          serverless.exec_to_ready),
         ("100 sensors idle: CPU and wake-ups", serverless.idle_cost),
         ("1,000 calendar sources of interval 1s: CPU", sources.calendar_cost),
+        (f"mosquitto → mqtt source → log trigger vs a raw libmosquitto subscriber, one "
+         f"publisher's burst, {m}", consumers.mqtt),
+        (f"RabbitMQ queue → amqp source → log trigger vs raw librabbitmq basic.consume, "
+         f"preloaded, {m}", consumers.amqp),
+        (f"Redis Pub/Sub → redis source → log trigger vs a raw hiredis SUBSCRIBE, one "
+         f"publisher's burst, {m}", consumers.redis),
+        (f"Redis stream → redisStream source → log trigger vs raw hiredis XREADGROUP + XACK, "
+         f"preloaded, {m}", consumers.redis_stream),
     ]
 
 
 def estimate_s(ctx):
     """A rough duration of the run in seconds."""
     if ctx.quick:
-        return 180
-    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 180 + 75
+        return 200
+    return 60 + 13 * (ctx.duration_s + 3) + 120 + ctx.soak_seconds + 180 + 60 + 180 + 75 + 120
 
 
 def parse_args():

@@ -154,6 +154,14 @@ class Engine:
             raise StepError(f"GET /metrics answered {status}; log: {self.log_path}")
         return parse_metrics(text)
 
+    def poll_metrics(self):
+        """(time.monotonic() after the read, the parsed /metrics or None when it did not answer
+        200); StepError when the engine exited."""
+        if self.proc.poll() is not None:
+            raise StepError(f"ganglion exited with {self.proc.returncode}; log: {self.log_path}")
+        status, text = http_get(f"http://127.0.0.1:{self.admin_port}/metrics", timeout=5.0)
+        return time.monotonic(), parse_metrics(text) if status == 200 else None
+
     def verify_filters_pass(self, sensor, event, answered_ok, timeout=15.0):
         """Checks that every event the webhook accepted passed the sensor's filters and that the
         webhook accepted at least the loadgen's 2xx count; raises StepError otherwise."""

@@ -75,8 +75,9 @@ class Processes:
     def __init__(self):
         self._running = []
 
-    def start(self, cmd, log_path=None, quiet=False):
-        """Starts cmd; output goes to log_path, or nowhere when quiet, else to the terminal."""
+    def start(self, cmd, log_path=None, quiet=False, env=None):
+        """Starts cmd (in `env` when given); output goes to log_path, or nowhere when quiet,
+        else to the terminal."""
         out = None
         if log_path:
             out = open(log_path, "ab")
@@ -84,7 +85,7 @@ class Processes:
             out = subprocess.DEVNULL
         try:
             proc = subprocess.Popen([str(c) for c in cmd], stdout=out, stderr=out,
-                                    stdin=subprocess.DEVNULL)
+                                    stdin=subprocess.DEVNULL, env=env)
         finally:
             if log_path:
                 out.close()

@@ -10,8 +10,8 @@ import shutil
 import subprocess
 import time
 
-from .engine import Engine, counter, parse_metrics, write_scenario
-from .procs import StepError, http_get, is_executable, wait_log_line
+from .engine import Engine, counter, write_scenario
+from .procs import StepError, is_executable, wait_log_line
 
 # How often the ganglion run reads /metrics (s): the error on the measured interval is at most
 # this much, against several seconds of run.
@@ -133,18 +133,12 @@ def sample_until_done(engine, service, count):
     times: (first sample with a firing, the sample that saw the `count`th, first sample with an
     accepted event, the sample that saw the `count`th accepted, the last parsed metrics).
     StepError when the engine exits or makes no progress for STALL_S."""
-    url = f"http://127.0.0.1:{engine.admin_port}/metrics"
     began = time.monotonic()
     first_fired = first_accepted = accepted_done = None
     last_fired, last_change = 0, began
     while True:
-        if engine.proc.poll() is not None:
-            raise StepError(f"ganglion exited with {engine.proc.returncode}; log: "
-                            f"{engine.log_path}")
-        status, text = http_get(url, timeout=5.0)
-        now = time.monotonic()
-        if status == 200:
-            metrics = parse_metrics(text)
+        now, metrics = engine.poll_metrics()
+        if metrics is not None:
             s = Sample(now, counter(metrics, "ganglion_triggers_fired_total", sensor=SENSOR,
                                     trigger=TRIGGER),
                        counter(metrics, "ganglion_events_accepted_total",
