@@ -315,17 +315,7 @@ int run_command(const run_options& options) {
                  listen->to_string());
   }
 
-  engine.start(loaded.documents);
-  // The engine keeps its own copies; the documents' YAML positions are no longer needed.
-  loaded = {};
-  if (cluster)
-    cluster->attach(engine, [&reloads] { reloads.request("the cluster's objects changed"); });
-  std::atomic<bool> stopping{false};
-  std::thread announcer{[&] {
-    announce_refusals(engine, stopping);
-    announce_ready(engine, stopping);
-  }};
-
+  // Watched before the engine starts: an edit made once /ready answers is never missed.
   std::unique_ptr<manifest_watcher> watcher;
   if (!options.no_watch && !options.files.empty()) {
     try {
@@ -337,6 +327,17 @@ int run_command(const run_options& options) {
       spdlog::warn("manifest files are not watched: {}", ex.what());
     }
   }
+
+  engine.start(loaded.documents);
+  // The engine keeps its own copies; the documents' YAML positions are no longer needed.
+  loaded = {};
+  if (cluster)
+    cluster->attach(engine, [&reloads] { reloads.request("the cluster's objects changed"); });
+  std::atomic<bool> stopping{false};
+  std::thread announcer{[&] {
+    announce_refusals(engine, stopping);
+    announce_ready(engine, stopping);
+  }};
 
   int sig = 0;
   for (;;) {

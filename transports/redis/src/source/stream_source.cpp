@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -63,35 +65,49 @@ public:
     std::fill(cursors_.begin(), cursors_.end(), "0-0");
   }
 
-  /// Reads, publishes and acknowledges until stopping.
+  /// Reads, publishes and acknowledges until stopping. Up to `read_ahead` reads are on the bus
+  /// at once: the next is read while the earlier ones wait for the bus, each acknowledged
+  /// (XACK, not waited for) once the bus settled all of its entries, oldest first. A refusal
+  /// stops the reading ahead until every read in flight is settled; then the refused streams
+  /// are read again from this consumer's first pending entry.
   void serve(connection& conn, source_loop& loop) {
     auto retry = opts_.retry_delay;
+    std::deque<in_flight> flight;
+    unread_acks_ = 0;
     while (!loop.stopping()) {
-      std::vector<std::string> args{"XREADGROUP", "GROUP", spec_.group(), consumer_name, "COUNT",
-                                    std::to_string(spec_.count()), "BLOCK",
-                                    std::to_string(opts_.block.count()), "STREAMS"};
-      args.insert(args.end(), spec_.streams.begin(), spec_.streams.end());
-      args.insert(args.end(), cursors_.begin(), cursors_.end());
-      conn.send(args);
-      auto r = conn.read(opts_.block + opts_.connect_timeout);
-      if (!r) {
-        if (loop.stopping())
-          return;
-        throw connection_error("no reply to XREADGROUP");
-      }
-      if (r->is_error())
-        throw connection_error("XREADGROUP failed: " + r->text); // NOGROUP: made again
-      if (r->kind != reply::type::array)
-        continue; // nil: nothing new within BLOCK
-      if (!deliver(conn, *r, loop))
+      auto r = read_next(conn, loop, flight.empty());
+      if (!r)
         return;
-      if (refused_) {
-        if (!loop.pause(retry))
-          return;
-        retry = std::min(retry * 2, opts_.max_reconnect_delay);
-      } else {
-        retry = opts_.retry_delay;
+      bool got = false;
+      if (r->kind == reply::type::array) {
+        auto read = publish(*r);
+        got = !read.entries.empty();
+        if (got)
+          flight.push_back(std::move(read));
       }
+      // Settle the oldest reads: those done, and while the window is full, nothing new came or
+      // a refusal waits, the oldest one whatever it takes.
+      while (!flight.empty()) {
+        bool must = flight.size() >= read_ahead || !got || !refused_streams_.empty();
+        if (!settled(flight.front(), loop, must)) {
+          if (loop.stopping())
+            return;
+          break;
+        }
+        acknowledge(conn, flight.front());
+        flight.pop_front();
+      }
+      if (!flight.empty() || refused_streams_.empty()) {
+        if (flight.empty())
+          retry = opts_.retry_delay;
+        continue;
+      }
+      for (auto s : refused_streams_)
+        cursors_[s] = "0-0"; // re-read this consumer's pending entries from the start
+      refused_streams_.clear();
+      if (!loop.pause(retry))
+        return;
+      retry = std::min(retry * 2, opts_.max_reconnect_delay);
     }
   }
 
@@ -99,15 +115,59 @@ public:
   std::string name;
 
 private:
+  /// Reads on the bus at once (of `COUNT` entries each).
+  static constexpr std::size_t read_ahead = 4;
+
+  /// One read's entries on the bus.
+  struct in_flight {
+    std::vector<read_entry> entries;
+    std::shared_ptr<batch> outcome;
+  };
+
   std::size_t index_of(const std::string& stream) const {
     auto i = std::find(spec_.streams.begin(), spec_.streams.end(), stream);
     return static_cast<std::size_t>(i - spec_.streams.begin());
   }
 
-  /// Publishes the entries of one XREADGROUP reply, waits for the bus, acknowledges what it
-  /// took. False when stopping (what is not acknowledged stays pending).
-  bool deliver(connection& conn, const reply& r, source_loop& loop) {
-    std::vector<read_entry> entries;
+  /// Sends XREADGROUP (blocking up to `block` when `may_block`, else answering at once) and
+  /// returns its reply, after the replies of the XACKs sent before it. nullopt when stopping.
+  /// Throws connection_error.
+  std::optional<reply> read_next(connection& conn, source_loop& loop, bool may_block) {
+    std::vector<std::string> args{"XREADGROUP", "GROUP", spec_.group(), consumer_name, "COUNT",
+                                  std::to_string(spec_.count())};
+    if (may_block) {
+      args.emplace_back("BLOCK");
+      args.push_back(std::to_string(opts_.block.count()));
+    }
+    args.emplace_back("STREAMS");
+    args.insert(args.end(), spec_.streams.begin(), spec_.streams.end());
+    args.insert(args.end(), cursors_.begin(), cursors_.end());
+    conn.send(args);
+    for (; unread_acks_ > 0; --unread_acks_) {
+      auto ack = conn.read(opts_.connect_timeout);
+      if (!ack) {
+        if (loop.stopping())
+          return std::nullopt;
+        throw connection_error("no reply to XACK");
+      }
+      if (ack->is_error())
+        spdlog::error("{}: XACK failed: {}", name, ack->text);
+    }
+    auto r = conn.read((may_block ? opts_.block : std::chrono::milliseconds{0})
+                       + opts_.connect_timeout);
+    if (!r) {
+      if (loop.stopping())
+        return std::nullopt;
+      throw connection_error("no reply to XREADGROUP");
+    }
+    if (r->is_error())
+      throw connection_error("XREADGROUP failed: " + r->text); // NOGROUP: made again
+    return r;
+  }
+
+  /// Publishes the entries of one XREADGROUP reply and moves each stream's cursor past them.
+  in_flight publish(const reply& r) {
+    in_flight out;
     std::vector<std::string> data;
     for (const auto& per_stream : r.elements) {
       if (per_stream.elements.size() != 2)
@@ -128,17 +188,19 @@ private:
           for (std::size_t i = 0; i + 1 < fields.size(); i += 2)
             (*values)[fields[i].text] = fields[i + 1].text;
         }
-        entries.push_back({index, entry.elements[0].text});
+        out.entries.push_back({index, entry.elements[0].text});
         data.push_back(stream_event_data(spec_.streams[index], entry.elements[0].text, values,
                                          spec_.metadata));
+        if (cursors_[index] != ">")
+          cursors_[index] = entry.elements[0].text; // the next pending read starts after it
       }
     }
-    auto outcome = std::make_shared<batch>(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) {
+    out.outcome = std::make_shared<batch>(out.entries.size());
+    for (std::size_t i = 0; i < out.entries.size(); ++i) {
       metrics.received();
       bus_->publish(core::make_event(event_source_, "redisStream", event_name_,
                                      std::move(data[i])),
-                    [outcome, i](core::publish_status status, const std::string&) {
+                    [outcome = out.outcome, i](core::publish_status status, const std::string&) {
                       {
                         std::lock_guard guard{outcome->mutex};
                         outcome->outcomes[i] = status;
@@ -147,57 +209,51 @@ private:
                       outcome->done.notify_all();
                     });
     }
-    {
-      std::unique_lock lock{outcome->mutex};
-      while (!outcome->done.wait_for(lock, std::chrono::milliseconds(50),
-                                     [&] { return outcome->remaining == 0; }))
-        if (loop.stopping())
-          return false;
-    }
-    acknowledge(conn, entries, outcome->outcomes);
+    return out;
+  }
+
+  /// Whether the bus settled every entry of `read`; with `wait`, waits until it did (false
+  /// then only when stopping).
+  static bool settled(const in_flight& read, source_loop& loop, bool wait) {
+    std::unique_lock lock{read.outcome->mutex};
+    auto done = [&] { return read.outcome->remaining == 0; };
+    if (!wait)
+      return done();
+    while (!read.outcome->done.wait_for(lock, std::chrono::milliseconds(50), done))
+      if (loop.stopping())
+        return false;
     return true;
   }
 
-  void acknowledge(connection& conn, const std::vector<read_entry>& entries,
-                   const std::vector<core::publish_status>& outcomes) {
-    refused_ = false;
+  /// Sends the XACKs of what the bus took of `read` (their replies are read before the next
+  /// XREADGROUP's); notes the streams of what it refused.
+  void acknowledge(connection& conn, const in_flight& read) {
     std::vector<std::vector<std::string>> acks(spec_.streams.size());
-    std::vector<bool> refused(spec_.streams.size(), false);
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      auto status = outcomes[i];
+    for (std::size_t i = 0; i < read.entries.size(); ++i) {
+      const auto& entry = read.entries[i];
+      auto status = read.outcome->outcomes[i];
       if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
         if (status == core::publish_status::accepted)
           metrics.accepted();
-        acks[entries[i].stream].push_back(entries[i].id);
+        acks[entry.stream].push_back(entry.id);
         continue;
       }
       metrics.rejected(core::to_string(status));
-      refused[entries[i].stream] = true;
+      refused_streams_.insert(entry.stream);
       std::uint64_t held_back = 0;
       if (refused_log_.allow(held_back))
         spdlog::warn("{}: the bus refused entry {} of {} ({}); it stays pending and is read "
                      "again{}",
-                     name, entries[i].id, spec_.streams[entries[i].stream],
-                     core::to_string(status), core::held_back_note(held_back));
+                     name, entry.id, spec_.streams[entry.stream], core::to_string(status),
+                     core::held_back_note(held_back));
     }
     for (std::size_t s = 0; s < spec_.streams.size(); ++s) {
-      if (!acks[s].empty()) {
-        std::vector<std::string> args{"XACK", spec_.streams[s], spec_.group()};
-        args.insert(args.end(), acks[s].begin(), acks[s].end());
-        auto r = conn.call(args);
-        if (r && r->is_error())
-          spdlog::error("{}: XACK on {} failed: {}", name, spec_.streams[s], r->text);
-      }
-      if (refused[s]) {
-        cursors_[s] = "0-0"; // re-read this consumer's pending entries from the start
-        refused_ = true;
-      } else if (cursors_[s] != ">") {
-        for (auto i = entries.rbegin(); i != entries.rend(); ++i)
-          if (i->stream == s) {
-            cursors_[s] = i->id;
-            break;
-          }
-      }
+      if (acks[s].empty())
+        continue;
+      std::vector<std::string> args{"XACK", spec_.streams[s], spec_.group()};
+      args.insert(args.end(), acks[s].begin(), acks[s].end());
+      conn.send(args);
+      ++unread_acks_;
     }
   }
 
@@ -213,7 +269,8 @@ public:
 
 private:
   std::vector<std::string> cursors_; ///< per stream: a pending entry ID, or `>` (new ones)
-  bool refused_ = false;
+  std::set<std::size_t> refused_streams_; ///< streams with an entry the bus refused
+  std::size_t unread_acks_ = 0;           ///< XACKs sent whose replies are not read yet
   core::log_throttle refused_log_;
 };
 

@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <thread>
+
 #include "redis_fixture.hpp"
 
 using namespace ganglion;
@@ -186,6 +192,113 @@ TEST_F(redis_stream, a_destroyed_group_is_created_again) {
   EXPECT_EQ(test::counter_value(metrics, R"(ganglion_source_reconnects_total{eventsource="orders",)"
                                          R"(event="e"})"),
             1);
+}
+
+} // namespace
+
+namespace {
+
+/// A bus that answers later, on its own thread (as the engine's bus does), and refuses the
+/// first offer of every fifth entry: many reads are then on the bus at once, refusals among
+/// them.
+class late_refusing_bus : public core::bus_publisher {
+public:
+  late_refusing_bus() : answerer_([this] { answer_loop(); }) {}
+  ~late_refusing_bus() override {
+    {
+      std::lock_guard guard{mutex_};
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    answerer_.join();
+  }
+
+  void publish(core::event&& e, core::publish_done done) override {
+    {
+      std::lock_guard guard{mutex_};
+      queue_.emplace_back(std::move(e), std::move(done));
+    }
+    wake_.notify_all();
+  }
+
+  /// The message IDs accepted, each once however often it was offered.
+  std::set<std::string> accepted() {
+    std::lock_guard guard{mutex_};
+    return accepted_;
+  }
+
+  /// How many offers were refused.
+  std::size_t refused() {
+    std::lock_guard guard{mutex_};
+    return refused_.size();
+  }
+
+private:
+  static std::string id_of(const core::event& e) {
+    auto from = e.data.find(R"("message_id":")") + 14;
+    return e.data.substr(from, e.data.find('"', from) - from);
+  }
+
+  void answer_loop() {
+    std::unique_lock lock{mutex_};
+    for (;;) {
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty())
+        return;
+      auto [event, done] = std::move(queue_.front());
+      queue_.pop_front();
+      auto id = id_of(event);
+      bool first = offered_.insert(id).second;
+      bool refuse = first && offered_.size() % 5 == 2 && refused_.insert(id).second;
+      if (!refuse)
+        accepted_.insert(id);
+      lock.unlock();
+      std::this_thread::yield(); // answers arrive while the source reads on
+      done(refuse ? core::publish_status::saturated : core::publish_status::accepted,
+           refuse ? "test bus says no" : "");
+      lock.lock();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::deque<std::pair<core::event, core::publish_done>> queue_;
+  std::set<std::string> offered_;
+  std::set<std::string> refused_;
+  std::set<std::string> accepted_;
+  std::thread answerer_;
+};
+
+TEST_F(redis_stream, reads_on_the_bus_at_once_lose_nothing_when_some_entries_are_refused) {
+  for (int i = 0; i < 500; ++i)
+    xadd("orders", {"n", std::to_string(i)});
+  std::set<std::string> ids;
+  auto ids_of = client.run({"XRANGE", "orders", "-", "+"});
+  add("e");
+  auto late = std::make_shared<late_refusing_bus>();
+  for (const auto& [event, spec] : events)
+    test::put_event(es, "redisStream", event, spec);
+  // A group made before the start from the stream's beginning (the source keeps an existing
+  // group, as Argo): the 501 entries are its backlog.
+  client.run({"XGROUP", "CREATE", "orders", "argo-events-cg", "0"});
+  for (const auto& entry : ids_of.elements)
+    if (!entry.elements.empty())
+      ids.insert(entry.elements[0].text);
+  ASSERT_EQ(ids.size(), 501u); // with the fixture's seed
+  auto source = redis::make_stream_source_factory(test::fast_options())(test::source_context(
+    es, "redisStream", "e", late, &metrics, std::make_shared<core::secret_store>(secrets)));
+  ASSERT_TRUE(test::eventually([&] { return late->accepted().size() >= ids.size(); }, 30s));
+  auto got = late->accepted();
+  for (const auto& id : ids)
+    EXPECT_TRUE(got.contains(id)) << id << " was never accepted";
+  EXPECT_TRUE(test::eventually([&] { return pending("orders") == 0; }));
+  EXPECT_EQ(late->refused(), 100u);
+  EXPECT_TRUE(test::eventually([&] {
+    return test::counter_value(metrics, R"(ganglion_events_rejected_total{eventsource="orders",)"
+                                        R"(event="e",reason="saturated"})")
+           == 100;
+  }));
 }
 
 } // namespace
