@@ -15,6 +15,9 @@ PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
 # Packages that hold a server the tests start on their own; Debian would start them system-wide
 # on install, which a policy-rc.d refuses for the length of the install.
 SERVICE_PACKAGES := openssh-server redis-server mosquitto rabbitmq-server
+# The servers deps installs besides PACKAGES: all of them, but none for `make run` (the quick
+# start needs no server; RabbitMQ alone brings Erlang, about 40 packages).
+SERVERS ?= $(SERVICE_PACKAGES)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -24,7 +27,7 @@ all: build
 
 ## deps: install every missing Debian package (does nothing when all are present)
 deps:
-	@missing=$$(for p in $(PACKAGES) $(SERVICE_PACKAGES); do \
+	@missing=$$(for p in $(PACKAGES) $(SERVERS); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -125,6 +128,7 @@ test-unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit
 
 ## run: the quick start on the embedded bus (builds the binary only)
+run binary: SERVERS :=
 run: binary
 	@echo
 	@echo "ganglion quick start: in another terminal, fire the trigger with"
