@@ -2,6 +2,9 @@
 
 #include <fstream>
 
+#include <fmt/format.h>
+
+#include "ganglion/core/read_secret.hpp"
 #include "ganglion/core/secret_files.hpp"
 
 namespace ganglion::core {
@@ -66,6 +69,24 @@ std::optional<std::string> secret_store::file(const std::string& name, const std
       *error = "secret " + name + "/" + key + ": " + ex.what();
     return std::nullopt;
   }
+}
+
+std::optional<std::string> try_read_secret(const secret_store* secrets,
+                                           const dsl::secret_key_selector& ref,
+                                           std::string_view field, std::string* error,
+                                           secret_form form) {
+  std::string why;
+  std::optional<std::string> value;
+  if (secrets == nullptr)
+    why =
+      fmt::format("secret {}/{} is needed but no secret store is configured", ref.name, ref.key);
+  else if (form == secret_form::file)
+    value = secrets->file(ref.name, ref.key, &why);
+  else
+    value = secrets->read(ref.name, ref.key, &why);
+  if (!value && error)
+    *error = fmt::format("{}: {}", field, why);
+  return value;
 }
 
 bool constant_time_equal(const std::string& a, const std::string& b) noexcept {

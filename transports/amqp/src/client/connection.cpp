@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <openssl/ssl.h>
 
+#include "ganglion/core/read_secret.hpp"
+
 namespace ganglion::amqp {
 
 namespace {
@@ -17,15 +19,8 @@ namespace {
 /// The secret's value, or (`as_file`) the path of a file holding it. Throws connection_error.
 std::string secret(const core::secret_store* secrets, const dsl::secret_key_selector& ref,
                    const std::string& field, bool as_file = false) {
-  std::string error;
-  std::optional<std::string> found;
-  if (secrets)
-    found = as_file ? secrets->file(ref.name, ref.key, &error)
-                    : secrets->read(ref.name, ref.key, &error);
-  if (!found)
-    throw connection_error(fmt::format("{}: secret {}/{} not found{}", field, ref.name, ref.key,
-                                       error.empty() ? "" : ": " + error));
-  return *found;
+  return core::read_secret_or_throw<connection_error>(
+    secrets, ref, field, as_file ? core::secret_form::file : core::secret_form::value);
 }
 
 timeval to_timeval(std::chrono::milliseconds d) {

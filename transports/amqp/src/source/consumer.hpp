@@ -18,7 +18,7 @@
 #include "ganglion/amqp/spec.hpp"
 #include "ganglion/amqp/transport.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
-#include "source/source_metrics.hpp"
+#include "ganglion/core/internal/source_counters.hpp"
 
 namespace ganglion::amqp::detail {
 
@@ -86,7 +86,9 @@ private:
   connection_settings settings_;
   options options_;
   std::string name_;
-  source_metrics metrics_;
+  /// received: the deliveries. `invalid_json` is rejected to the queue's dead-letter exchange,
+  /// if any; one the bus refused is requeued, or lost with autoAck.
+  core::message_source_counters metrics_;
   std::shared_ptr<outcome_box> box_ = std::make_shared<outcome_box>();
   std::atomic<bool> stopping_{false};
   std::thread thread_;

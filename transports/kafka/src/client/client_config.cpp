@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "ganglion/core/read_secret.hpp"
+
 namespace ganglion::kafka::detail {
 
 namespace {
@@ -42,14 +44,7 @@ int on_stats(rd_kafka_t*, char* json, std::size_t size, void* opaque) {
 
 std::string read_secret(const core::secret_store* secrets, const dsl::secret_key_selector& ref,
                         const char* field) {
-  if (secrets == nullptr)
-    throw config_error(fmt::format("{}: secret {}/{} is needed but no secret store is configured",
-                                   field, ref.name, ref.key));
-  std::string error;
-  auto value = secrets->read(ref.name, ref.key, &error);
-  if (!value)
-    throw config_error(fmt::format("{}: {}", field, error));
-  return *value;
+  return core::read_secret_or_throw<config_error>(secrets, ref, field);
 }
 
 /// `version` as numbers (`2.8.0` → {2, 8, 0}); throws config_error when it is not one.

@@ -2,20 +2,15 @@
 
 #include <fmt/format.h>
 
+#include "ganglion/core/read_secret.hpp"
+
 namespace ganglion::mqtt {
 
 namespace {
 
 std::string read_secret(const core::secret_store* secrets, const dsl::secret_key_selector& ref,
                         const std::string& field) {
-  if (secrets == nullptr)
-    throw connection_error(fmt::format(
-      "{}: secret {}/{} is needed but no secret store is configured", field, ref.name, ref.key));
-  std::string error;
-  auto value = secrets->read(ref.name, ref.key, &error);
-  if (!value)
-    throw connection_error(fmt::format("{}: {}", field, error));
-  return *value;
+  return core::read_secret_or_throw<connection_error>(secrets, ref, field);
 }
 
 tls_material read_tls(const dsl::tls_config& tls, const core::secret_store* secrets) {

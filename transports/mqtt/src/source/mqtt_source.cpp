@@ -11,10 +11,10 @@
 #include "client/session.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/core/internal/refusal_spell.hpp"
+#include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/mqtt/transport.hpp"
 #include "source/event_data.hpp"
-#include "source/source_metrics.hpp"
 
 namespace ganglion::mqtt {
 
@@ -39,7 +39,8 @@ struct source_state : std::enable_shared_from_this<source_state> {
   bool json_body;
   std::map<std::string, std::string> metadata;
   std::shared_ptr<core::bus_publisher> bus;
-  source_metrics metrics;
+  /// A message the bus refused is dropped: QoS 0 cannot redeliver it.
+  core::message_source_counters metrics;
   core::log_throttle invalid_log;
   core::refusal_spell refusals{
     name, "MQTT QoS 0 cannot redeliver, so messages are dropped until the bus accepts again"};

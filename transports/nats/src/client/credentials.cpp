@@ -4,6 +4,7 @@
 
 #include "client/connection.hpp"
 #include "client/nkey.hpp"
+#include "ganglion/core/read_secret.hpp"
 
 namespace ganglion::nats {
 
@@ -11,14 +12,7 @@ namespace {
 
 std::string read_secret(const core::secret_store* secrets, const dsl::secret_key_selector& ref,
                         const std::string& field) {
-  if (secrets == nullptr)
-    throw connection_error(fmt::format(
-      "{}: secret {}/{} is needed but no secret store is configured", field, ref.name, ref.key));
-  std::string error;
-  auto value = secrets->read(ref.name, ref.key, &error);
-  if (!value)
-    throw connection_error(fmt::format("{}: {}", field, error));
-  return *value;
+  return core::read_secret_or_throw<connection_error>(secrets, ref, field);
 }
 
 } // namespace
@@ -48,12 +42,8 @@ credentials resolve_credentials(const auth_spec& auth, const core::secret_store*
     }
   } else if (auth.credential) {
     // cnats reads the creds file itself: the mounted one, or (cluster mode) a private copy.
-    read_secret(secrets, *auth.credential, field + ".credential");
-    std::string error;
-    auto file = secrets->file(auth.credential->name, auth.credential->key, &error);
-    if (!file)
-      throw connection_error(field + ".credential: " + error);
-    out.credentials_file = std::move(*file);
+    out.credentials_file = core::read_secret_or_throw<connection_error>(
+      secrets, *auth.credential, field + ".credential", core::secret_form::file);
   }
   return out;
 }

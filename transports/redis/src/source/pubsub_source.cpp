@@ -11,11 +11,11 @@
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/core/internal/refusal_spell.hpp"
+#include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/redis/transport.hpp"
 #include "source/event_data.hpp"
 #include "source/source_loop.hpp"
-#include "source/source_metrics.hpp"
 
 namespace ganglion::redis {
 
@@ -35,7 +35,8 @@ struct pubsub_state : std::enable_shared_from_this<pubsub_state> {
   std::string event_name;
   event_spec spec;
   std::shared_ptr<core::bus_publisher> bus;
-  source_metrics metrics;
+  /// A message the bus refused is lost (Pub/Sub keeps none).
+  core::message_source_counters metrics;
   core::log_throttle invalid_log;
   core::refusal_spell refusals{
     name, "Redis Pub/Sub cannot redeliver, so messages are dropped until the bus accepts again"};

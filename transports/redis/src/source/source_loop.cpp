@@ -7,7 +7,7 @@ namespace ganglion::redis {
 
 source_loop::source_loop(std::string name, server_settings settings, const options& opts,
                          hooks h, std::function<void(const std::string&)> fail,
-                         const source_metrics& metrics)
+                         const core::source_counters& metrics)
   : name_(std::move(name)), settings_(std::move(settings)), opts_(opts), hooks_(std::move(h)),
     fail_(std::move(fail)), metrics_(metrics), retry_log_(std::chrono::seconds(30)) {
   settings_.timeout = opts_.connect_timeout;

@@ -14,8 +14,8 @@
 
 #include "client/connection.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/redis/transport.hpp"
-#include "source/source_metrics.hpp"
 
 namespace ganglion::redis {
 
@@ -32,7 +32,7 @@ public:
   };
 
   source_loop(std::string name, server_settings settings, const options& opts, hooks h,
-              std::function<void(const std::string&)> fail, const source_metrics& metrics);
+              std::function<void(const std::string&)> fail, const core::source_counters& metrics);
   /// Stops the thread: wakes its reads and waits, and closes the connection.
   ~source_loop();
   source_loop(const source_loop&) = delete;
@@ -56,7 +56,7 @@ private:
   options opts_;
   hooks hooks_;
   std::function<void(const std::string&)> fail_;
-  const source_metrics& metrics_;
+  const core::source_counters& metrics_;
   waker waker_;
   core::log_throttle retry_log_;
   std::atomic<bool> stopping_{false};

@@ -15,11 +15,11 @@
 #include "client/credentials.hpp"
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/redis/transport.hpp"
 #include "source/event_data.hpp"
 #include "source/source_loop.hpp"
-#include "source/source_metrics.hpp"
 
 namespace ganglion::redis {
 
@@ -264,8 +264,9 @@ private:
   std::shared_ptr<core::bus_publisher> bus_;
 
 public:
-  /// The source's counters (the loop counts its reconnections there too).
-  source_metrics metrics;
+  /// The source's counters (the loop counts its reconnections there too); an entry the bus
+  /// refused is read again.
+  core::message_source_counters metrics;
 
 private:
   std::vector<std::string> cursors_; ///< per stream: a pending entry ID, or `>` (new ones)

@@ -83,4 +83,16 @@ private:
   std::map<std::string, counter*> rejected_;
 };
 
+/// source_counters of a source whose messages come from a broker and must be JSON when
+/// `jsonBody` is set (mqtt, amqp, redis): received are the messages delivered (or read);
+/// rejection reasons `invalid_json` and the bus's refusals `saturated`, `store_failed`,
+/// `stopped`. The core counts `filtered` and `filter_error`.
+class message_source_counters : public source_counters {
+public:
+  message_source_counters(metrics_registry* registry, const std::string& source,
+                          const std::string& event)
+    : source_counters(registry, source, event,
+                      {"invalid_json", "saturated", "store_failed", "stopped"}) {}
+};
+
 } // namespace ganglion::core
