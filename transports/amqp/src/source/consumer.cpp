@@ -18,6 +18,10 @@ namespace ganglion::amqp::detail {
 namespace {
 
 constexpr amqp_channel_t channel = 1;
+/// The channel of the passive queue.declare that measures the lag: a failure there closes it,
+/// not the channel the deliveries come on.
+constexpr amqp_channel_t lag_channel = 2;
+constexpr auto lag_every = std::chrono::seconds(1);
 
 amqp_bytes_t bytes_of(const std::string& text) {
   return text.empty() ? amqp_empty_bytes
@@ -70,6 +74,7 @@ consumer::consumer(const core::source_context& ctx, const event_spec& spec,
   ctx_.event = nullptr;
   settings_.name = name_;
   settings_.connect_timeout = opts.connect_timeout;
+  metrics_.track_lag([lag = lag_] { return lag->load(); });
 }
 
 consumer::~consumer() {
@@ -179,7 +184,14 @@ void consumer::session(bool& made) {
                k.auto_ack ? " (autoAck: at most once)" : "");
   if (ctx_.connected)
     ctx_.connected();
+  amqp_channel_open(c, lag_channel);
+  conn.expect(amqp_get_rpc_reply(c), "opening the channel that measures the lag");
+  auto measured = clock::time_point{};
   while (!stopping_) {
+    if (clock::now() - measured >= lag_every) {
+      measure_lag(conn, queue);
+      measured = clock::now();
+    }
     settle(conn);
     if (refusing_ && clock::now() >= resume_at_)
       requeue(conn);
@@ -193,6 +205,16 @@ void consumer::session(bool& made) {
       wait(conn.fd(), timeout);
   }
   finish(conn);
+}
+
+void consumer::measure_lag(connection& conn, const std::string& queue) {
+  // Deliveries that arrive while this waits for its answer are queued by librabbitmq and read
+  // by the next amqp_consume_message.
+  auto* ok = amqp_queue_declare(conn.get(), lag_channel, bytes_of(queue), 1, 0, 0, 0,
+                                amqp_empty_table);
+  conn.expect(amqp_get_rpc_reply(conn.get()),
+              fmt::format("measuring the messages ready in queue '{}'", queue));
+  lag_->store(ok->message_count);
 }
 
 void consumer::read(connection& conn) {

@@ -74,6 +74,8 @@ private:
   void session(bool& made);
   std::string declare(connection& conn);
   void read(connection& conn);
+  /// Sets ganglion_source_lag to the messages ready in `queue` (a passive queue.declare).
+  void measure_lag(connection& conn, const std::string& queue);
   void handle(connection& conn, amqp_envelope_t& envelope);
   void settle(connection& conn);
   void requeue(connection& conn);
@@ -90,6 +92,8 @@ private:
   /// if any; one the bus refused is requeued, or lost with autoAck.
   core::message_source_counters metrics_;
   std::shared_ptr<outcome_box> box_ = std::make_shared<outcome_box>();
+  /// The messages ready in the queue at the last measure (ganglion_source_lag).
+  std::shared_ptr<std::atomic<std::int64_t>> lag_ = std::make_shared<std::atomic<std::int64_t>>(0);
   std::atomic<bool> stopping_{false};
   std::thread thread_;
 

@@ -223,6 +223,29 @@ TEST_F(amqp_source_test, a_message_the_bus_refuses_goes_back_to_the_queue_not_lo
   EXPECT_EQ(bus->size(), 1u);
 }
 
+TEST_F(amqp_source_test, messages_ready_in_the_queue_behind_a_refusing_bus_are_the_lag) {
+  auto& e = add("lagging");
+  e.queue.name = "lagging-q";
+  e.queue.exclusive = false;
+  auto lag = [&] {
+    auto text = metrics.render();
+    const std::string series = R"(ganglion_source_lag{eventsource="orders",event="lagging"} )";
+    auto at = text.find(series);
+    return at == std::string::npos ? -1 : std::stoll(text.substr(at + series.size()));
+  };
+  bus->refuse = 1000000;
+  auto source = start("lagging");
+  EXPECT_TRUE(test::eventually([&] { return lag() == 0; })) << lag();
+  test::amqp_client client{server->port()};
+  for (int i = 0; i < 1000; ++i)
+    client.publish("lagging-x", "k", std::to_string(i));
+  // Refused and requeued, 256 at most held by the source: the rest is ready in the queue.
+  EXPECT_TRUE(test::eventually([&] { return lag() >= 700; })) << lag() << dump(log);
+  bus->refuse = 0;
+  ASSERT_TRUE(test::eventually([&] { return bus->size() == 1000u; })) << bus->size();
+  EXPECT_TRUE(test::eventually([&] { return lag() == 0; })) << lag();
+}
+
 TEST_F(amqp_source_test, a_broker_restart_mid_stream_loses_nothing_acknowledged) {
   auto& e = add("restart");
   e.queue.name = "restart-q";

@@ -71,7 +71,7 @@ public:
       registry_->set_gauge("ganglion_source_lag",
                            "Messages held for a pull source that it has not read yet (kafka: "
                            "high watermark minus position over its partitions; nats: messages "
-                           "waiting in its subscription)",
+                           "waiting in its subscription; amqp: messages ready in its queue)",
                            series_, std::move(read));
   }
 
