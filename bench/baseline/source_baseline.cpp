@@ -14,6 +14,7 @@
 //   redis-stream-load  --address H:P   XGROUP CREATE argo-events-cg 0 MKSTREAM, pipelined XADD
 //   redis-stream       --address H:P   XREADGROUP COUNT 10 + XACK as argo-events-worker
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <vector>
@@ -60,6 +61,9 @@ constexpr mode modes[] = {
 } // namespace
 
 int main(int argc, char** argv) {
+  // A consumer's socket is shut down to wake its reader once the count is reached; a reader
+  // still sending its last XACK then gets EPIPE, not a signal that kills the report's exit.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App cli{"raw MQTT, AMQP and Redis consumers, and the publishers that feed them or ganglion"};
   cli.require_subcommand(1);
   source_bench::settings s;
