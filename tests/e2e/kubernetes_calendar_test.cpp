@@ -33,22 +33,11 @@ json calendar_source(bool create) {
 
 /// Sensor `s`: POSTs each tick's eventTime to `url`.
 json tick_sensor(const std::string& url) {
-  json trigger{
-    {"template",
-     {{"name", "t"},
-      {"http",
-       {{"url", url},
-        {"method", "POST"},
-        {"payload",
-         json::array({{{"src", {{"dependencyName", "d"}, {"dataKey", "eventTime"}}},
-                       {"dest", "eventTime"}}})}}}}}};
-  return {{"apiVersion", "argoproj.io/v1alpha1"},
-          {"kind", "Sensor"},
-          {"metadata", {{"name", "s"}, {"namespace", "default"}}},
-          {"spec",
-           {{"dependencies",
-             json::array({{{"name", "d"}, {"eventSourceName", "clock"}, {"eventName", "example"}}})},
-            {"triggers", json::array({trigger})}}}};
+  return e2e::posting_sensor({.name = "s",
+                              .event_source = "clock",
+                              .url = url,
+                              .data_key = "eventTime",
+                              .dest = "eventTime"});
 }
 
 /// A UTC time as Go's Time.String() writes it (whole seconds), with the monotonic suffix Argo's

@@ -36,22 +36,11 @@ json event_source(std::uint16_t port) {
 
 /// Sensor `name` on hooks/example whose HTTP trigger `t` posts the event's `msg` to `url`.
 json sensor(const std::string& name, const std::string& url) {
-  json trigger{
-    {"template",
-     {{"name", "t"},
-      {"http",
-       {{"url", url},
-        {"method", "POST"},
-        {"payload", json::array({{{"src", {{"dependencyName", "d"}, {"dataKey", "body.msg"}}},
-                                  {"dest", "msg"}}})}}}}}};
-  return {
-    {"apiVersion", "argoproj.io/v1alpha1"},
-    {"kind", "Sensor"},
-    {"metadata", {{"name", name}, {"namespace", "default"}}},
-    {"spec",
-     {{"dependencies",
-       json::array({{{"name", "d"}, {"eventSourceName", "hooks"}, {"eventName", "example"}}})},
-      {"triggers", json::array({trigger})}}}};
+  return e2e::posting_sensor({.name = name,
+                              .event_source = "hooks",
+                              .url = url,
+                              .data_key = "body.msg",
+                              .dest = "msg"});
 }
 
 /// The condition `type` of the object's status; null when absent.

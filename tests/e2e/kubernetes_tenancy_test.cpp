@@ -39,21 +39,7 @@ json event_source(const std::string& ns, const std::string& name, std::uint16_t 
 /// Sensor `name` of `ns` on `source`/example whose HTTP trigger posts the event's body to `url`.
 json sensor(const std::string& ns, const std::string& name, const std::string& source,
             const std::string& url) {
-  json trigger{
-    {"template",
-     {{"name", "t"},
-      {"http",
-       {{"url", url},
-        {"method", "POST"},
-        {"payload", json::array({{{"src", {{"dependencyName", "d"}, {"dataKey", "body"}}},
-                                  {"dest", "body"}}})}}}}}};
-  return {{"apiVersion", "argoproj.io/v1alpha1"},
-          {"kind", "Sensor"},
-          {"metadata", {{"name", name}, {"namespace", ns}}},
-          {"spec",
-           {{"dependencies",
-             json::array({{{"name", "d"}, {"eventSourceName", source}, {"eventName", "example"}}})},
-            {"triggers", json::array({trigger})}}}};
+  return e2e::posting_sensor({.ns = ns, .name = name, .event_source = source, .url = url});
 }
 
 /// How many requests `sink` received on `target`.
