@@ -5,14 +5,16 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "ganglion/core/bus.hpp"
 
 namespace ganglion::test {
 
-/// A bus that keeps every event it accepts. `answer()` makes it refuse with another status;
-/// `hold()` makes publish block until `release()`.
+/// A bus that keeps every event it accepts. `refuse_next()` makes it answer `saturated` to the
+/// next publishes, `answer()` refuse with another status until told otherwise; `hold()` makes
+/// publish block until `release()`.
 class recording_bus : public core::bus_publisher {
 public:
   void publish(core::event&& e, core::publish_done done) override {
@@ -21,7 +23,13 @@ public:
       std::unique_lock lock{mutex_};
       gate_.wait(lock, [this] { return open_; });
       status = answer_;
-      if (status == core::publish_status::accepted)
+      if (refusals_ > 0) {
+        --refusals_;
+        status = core::publish_status::saturated;
+      }
+      if (status != core::publish_status::accepted)
+        ++refused_;
+      else
         events_.push_back(std::move(e));
     }
     changed_.notify_all();
@@ -34,6 +42,20 @@ public:
     std::unique_lock lock{mutex_};
     changed_.wait_for(lock, timeout, [&] { return events_.size() >= n; });
     return events_;
+  }
+
+  /// Waits (15 s at most) until `n` events of subject `subject` (any, when empty) were accepted.
+  bool arrived(std::size_t n, const std::string& subject = {}) {
+    std::unique_lock lock{mutex_};
+    return changed_.wait_for(lock, std::chrono::seconds(15), [&] {
+      return subject.empty() ? events_.size() >= n : data_locked(subject).size() >= n;
+    });
+  }
+
+  /// The data of the accepted events of subject `subject` (every one when empty), in order.
+  std::vector<std::string> data(const std::string& subject = {}) {
+    std::lock_guard guard{mutex_};
+    return data_locked(subject);
   }
 
   /// The events accepted so far.
@@ -60,6 +82,18 @@ public:
     open_ = false;
   }
 
+  /// The next `n` publishes (replacing what was left of an earlier call) answer `saturated`.
+  void refuse_next(int n) {
+    std::lock_guard guard{mutex_};
+    refusals_ = n;
+  }
+
+  /// How many publishes were refused so far.
+  int refused() {
+    std::lock_guard guard{mutex_};
+    return refused_;
+  }
+
   /// Lets blocked and later publish calls through.
   void release() {
     {
@@ -70,11 +104,21 @@ public:
   }
 
 private:
+  std::vector<std::string> data_locked(const std::string& subject) const {
+    std::vector<std::string> out;
+    for (const auto& e : events_)
+      if (subject.empty() || e.subject == subject)
+        out.push_back(e.data);
+    return out;
+  }
+
   std::mutex mutex_;
   std::condition_variable changed_;
   std::condition_variable gate_;
   bool open_ = true;
   core::publish_status answer_ = core::publish_status::accepted;
+  int refusals_ = 0;
+  int refused_ = 0;
   std::vector<core::event> events_;
 };
 

@@ -2,7 +2,6 @@
 // what it is offered and refuses on demand.
 
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <set>
@@ -17,45 +16,13 @@
 #include "kind_manifests.hpp"
 #include "log_capture.hpp"
 #include "rabbitmq_server.hpp"
+#include "recording_bus.hpp"
 #include "test_support.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// A bus that keeps every event it accepts; it refuses (saturated) the next `refuse` offers.
-class recording_bus : public core::bus_publisher {
-public:
-  void publish(core::event&& e, core::publish_done done) override {
-    if (refuse.load() > 0) {
-      --refuse;
-      ++refused;
-      done(core::publish_status::saturated, {});
-      return;
-    }
-    {
-      std::lock_guard guard{mutex_};
-      events_.push_back(std::move(e));
-    }
-    done(core::publish_status::accepted, {});
-  }
-  std::vector<core::event> events() {
-    std::lock_guard guard{mutex_};
-    return events_;
-  }
-  std::size_t size() {
-    std::lock_guard guard{mutex_};
-    return events_.size();
-  }
-
-  std::atomic<int> refuse{0};
-  std::atomic<int> refused{0};
-
-private:
-  std::mutex mutex_;
-  std::vector<core::event> events_;
-};
 
 /// Every captured log line, for failure messages.
 std::string dump(const test::log_capture& log) {
@@ -98,8 +65,10 @@ protected:
     return e;
   }
 
-  std::unique_ptr<core::source> start(const std::string& name,
-                                      std::shared_ptr<core::bus_publisher> to = nullptr) {
+  /// The context of event `name` (the events added so far in the manifest), publishing to
+  /// `to` (the fixture's bus when null), its failures kept in `failures`.
+  core::source_context context(const std::string& name,
+                               std::shared_ptr<core::bus_publisher> to = nullptr) {
     for (const auto& [event, spec] : events)
       test::put_event(es, "amqp", event, spec);
     core::source_context ctx;
@@ -115,7 +84,13 @@ protected:
       std::lock_guard guard{mutex};
       failures.push_back(error);
     };
-    auto source = core::start_source(amqp::make_source_factory(opts), ctx);
+    return ctx;
+  }
+
+  /// Starts event `name` and waits until it consumes.
+  std::unique_ptr<core::source> start(const std::string& name,
+                                      std::shared_ptr<core::bus_publisher> to = nullptr) {
+    auto source = core::start_source(amqp::make_source_factory(opts), context(name, to));
     EXPECT_TRUE(test::eventually([&] { return connections.load() > 0; }, 15s))
       << dump(log);
     return source;
@@ -132,7 +107,7 @@ protected:
   static test::rabbitmq_server* server;
   dsl::event_source es;
   std::map<std::string, test::event_under_test<amqp::event_spec>> events;
-  std::shared_ptr<recording_bus> bus = std::make_shared<recording_bus>();
+  std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
   core::metrics_registry metrics;
   amqp::options opts;
   std::string secrets = test::temp_dir();
@@ -202,19 +177,19 @@ TEST_F(amqp_source_test, a_message_the_bus_refuses_goes_back_to_the_queue_not_lo
   e.queue.name = "refused-q";
   e.queue.exclusive = false;
   e.queue.durable = true;
-  bus->refuse = 1000000;
+  bus->refuse_next(1000000);
   auto source = start("refused");
   test::amqp_client client{server->port()};
   test::message_properties p;
   p.message_id = "only";
   client.publish("refused-x", "k", "payload", p);
-  ASSERT_TRUE(test::eventually([&] { return bus->refused.load() >= 3; })) << dump(log);
+  ASSERT_TRUE(test::eventually([&] { return bus->refused() >= 3; })) << dump(log);
   EXPECT_GE(counter("ganglion_events_rejected_total", "refused", "saturated"), 3u);
   source.reset();
   EXPECT_EQ(client.ready("refused-q"), 1u) << "the refused message stays in the queue";
 
   // Once the bus accepts, the message arrives and is acknowledged.
-  bus->refuse = 2;
+  bus->refuse_next(2);
   source = start("refused");
   ASSERT_TRUE(test::eventually([&] { return bus->size() == 1; })) << dump(log);
   EXPECT_EQ(message_id(bus->events()[0]), "only");
@@ -233,7 +208,7 @@ TEST_F(amqp_source_test, messages_ready_in_the_queue_behind_a_refusing_bus_are_t
     auto at = text.find(series);
     return at == std::string::npos ? -1 : std::stoll(text.substr(at + series.size()));
   };
-  bus->refuse = 1000000;
+  bus->refuse_next(1000000);
   auto source = start("lagging");
   EXPECT_TRUE(test::eventually([&] { return lag() == 0; })) << lag();
   test::amqp_client client{server->port()};
@@ -241,7 +216,7 @@ TEST_F(amqp_source_test, messages_ready_in_the_queue_behind_a_refusing_bus_are_t
     client.publish("lagging-x", "k", std::to_string(i));
   // Refused and requeued, 256 at most held by the source: the rest is ready in the queue.
   EXPECT_TRUE(test::eventually([&] { return lag() >= 700; })) << lag() << dump(log);
-  bus->refuse = 0;
+  bus->refuse_next(0);
   ASSERT_TRUE(test::eventually([&] { return bus->size() == 1000u; })) << bus->size();
   EXPECT_TRUE(test::eventually([&] { return lag() == 0; })) << lag();
 }
@@ -303,20 +278,7 @@ TEST_F(amqp_source_test, url_secret_and_auth_come_from_secrets_and_a_wrong_passw
 
   e.auth->password = dsl::secret_key_selector{"rabbit", "wrong"};
   e.connection_backoff->steps = 2;
-  for (const auto& [event, spec] : events)
-    test::put_event(es, "amqp", event, spec);
-  core::source_context ctx;
-  ctx.event_source_name = "orders";
-  ctx.event_name = "secret";
-  ctx.type = "amqp";
-  ctx.manifest = &es;
-  ctx.bus = bus;
-  ctx.secrets = std::make_shared<core::secret_store>(secrets);
-  ctx.fail = [this](const std::string& error) {
-    std::lock_guard guard{mutex};
-    failures.push_back(error);
-  };
-  source = core::start_source(amqp::make_source_factory(opts), ctx);
+  source = core::start_source(amqp::make_source_factory(opts), context("secret"));
   ASSERT_TRUE(test::eventually([&] {
     std::lock_guard guard{mutex};
     return !failures.empty();
@@ -331,20 +293,7 @@ TEST_F(amqp_source_test, no_broker_fails_the_source_after_connection_backoff_ste
   e.url = "amqp://127.0.0.1:" + std::to_string(test::free_port()) + "/";
   e.connection_backoff->steps = 2;
   e.connection_backoff->duration_ns = 10'000'000;
-  for (const auto& [event, spec] : events)
-    test::put_event(es, "amqp", event, spec);
-  core::source_context ctx;
-  ctx.event_source_name = "orders";
-  ctx.event_name = "unreachable";
-  ctx.type = "amqp";
-  ctx.manifest = &es;
-  ctx.bus = bus;
-  ctx.secrets = std::make_shared<core::secret_store>(secrets);
-  ctx.fail = [this](const std::string& error) {
-    std::lock_guard guard{mutex};
-    failures.push_back(error);
-  };
-  auto source = core::start_source(amqp::make_source_factory(opts), ctx);
+  auto source = core::start_source(amqp::make_source_factory(opts), context("unreachable"));
   ASSERT_TRUE(test::eventually([&] {
     std::lock_guard guard{mutex};
     return !failures.empty();

@@ -110,14 +110,14 @@ TEST_F(file_source_test, each_operation_fires_its_event_type_with_argo_data) {
     sources.push_back(start(name));
 
   test::write_file(at("x.txt"), "hello");
-  ASSERT_TRUE(bus->wait_for(1, "create"));
-  ASSERT_TRUE(bus->wait_for(1, "write"));
+  ASSERT_TRUE(bus->arrived(1, "create"));
+  ASSERT_TRUE(bus->arrived(1, "write"));
   ASSERT_EQ(::chmod(at("x.txt").c_str(), 0600), 0);
-  ASSERT_TRUE(bus->wait_for(1, "chmod"));
+  ASSERT_TRUE(bus->arrived(1, "chmod"));
   ASSERT_EQ(std::rename(at("x.txt").c_str(), at("y.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for(1, "rename"));
+  ASSERT_TRUE(bus->arrived(1, "rename"));
   ASSERT_EQ(::unlink(at("y.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for(1, "remove"));
+  ASSERT_TRUE(bus->arrived(1, "remove"));
 
   auto x = at("x.txt");
   EXPECT_EQ(bus->data("create"), std::vector{data(x, 1, R"({"team":"a"})")});
@@ -138,7 +138,7 @@ TEST_F(file_source_test, a_file_moved_in_is_created) {
   auto outside = test::temp_dir() + "/in.txt";
   test::write_file(outside, "x");
   ASSERT_EQ(std::rename(outside.c_str(), at("in.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for(1, "create"));
+  ASSERT_TRUE(bus->arrived(1, "create"));
   EXPECT_EQ(bus->data("create").front(), data(at("in.txt"), 1));
 }
 
@@ -150,7 +150,7 @@ TEST_F(file_source_test, path_takes_one_name_and_path_regexp_a_pattern) {
   for (const auto* name : {"x.txt", "abc.txt", "x.txt.swp", "123.txt"})
     test::write_file(at(name), "");
   test::write_file(at("zz.txt"), ""); // the last: once it arrived, the others did
-  ASSERT_TRUE(bus->wait_for(3, "pattern"));
+  ASSERT_TRUE(bus->arrived(3, "pattern"));
   EXPECT_EQ(bus->data("exact"), std::vector{data(at("x.txt"), 1)});
   EXPECT_EQ(bus->data("pattern"),
             (std::vector{data(at("x.txt"), 1), data(at("abc.txt"), 1), data(at("zz.txt"), 1)}));
@@ -167,17 +167,17 @@ TEST_F(file_source_test, polling_gives_the_same_operations_with_base_names) {
     sources.push_back(start(type));
 
   test::write_file(at("c.txt"), "");
-  ASSERT_TRUE(bus->wait_for(1, "CREATE"));
+  ASSERT_TRUE(bus->arrived(1, "CREATE"));
   // A later modification time than the one the pollers saw.
   struct timespec times[2] = {{0, UTIME_OMIT}, {2000000000, 0}};
   ASSERT_EQ(::utimensat(AT_FDCWD, at("a.txt").c_str(), times, 0), 0);
   ASSERT_TRUE(test::eventually([&] { return has(bus->data("WRITE"), data("a.txt", 2)); }, 10s));
   ASSERT_EQ(::chmod(at("a.txt").c_str(), 0600), 0);
-  ASSERT_TRUE(bus->wait_for(1, "CHMOD"));
+  ASSERT_TRUE(bus->arrived(1, "CHMOD"));
   ASSERT_EQ(std::rename(at("a.txt").c_str(), at("b.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for(1, "RENAME"));
+  ASSERT_TRUE(bus->arrived(1, "RENAME"));
   ASSERT_EQ(::unlink(at("r.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for(1, "REMOVE"));
+  ASSERT_TRUE(bus->arrived(1, "REMOVE"));
 
   EXPECT_EQ(bus->data("CREATE").front(), data("c.txt", 1));
   EXPECT_EQ(bus->data("CHMOD"), std::vector{data("a.txt", 16)});
@@ -202,7 +202,7 @@ TEST_F(file_source_test, a_missing_directory_is_waited_for_until_it_exists) {
   ASSERT_TRUE(test::eventually([&] { return connected.load(); }, 15s));
   EXPECT_EQ(file::make_source_factory().waiting_for(probe), "");
   test::write_file(at("x.txt"), "");
-  ASSERT_TRUE(bus->wait_for(1, "create"));
+  ASSERT_TRUE(bus->arrived(1, "create"));
   EXPECT_EQ(bus->data("create").front(), data(at("x.txt"), 1));
   EXPECT_TRUE(failed().empty());
 }
@@ -224,10 +224,10 @@ TEST_F(file_source_test, a_directory_removed_later_fails_the_source) {
 
 TEST_F(file_source_test, a_change_the_bus_refused_is_offered_again) {
   add("create", "CREATE", "x.txt");
-  bus->refusals = 3;
+  bus->refuse_next(3);
   auto source = start("create");
   test::write_file(at("x.txt"), "");
-  ASSERT_TRUE(bus->wait_for(1, "create"));
+  ASSERT_TRUE(bus->arrived(1, "create"));
   EXPECT_EQ(bus->data("create"), std::vector{data(at("x.txt"), 1)});
   EXPECT_EQ(counter("ganglion_events_rejected_total", "create", "saturated"), 3u);
   EXPECT_EQ(counter("ganglion_events_accepted_total", "create"), 1u);
@@ -238,7 +238,7 @@ TEST_F(file_source_test, only_the_configured_event_type_fires) {
   auto source = start("remove");
   test::write_file(at("x.txt"), "data"); // CREATE, WRITE: not taken
   ASSERT_EQ(::unlink(at("x.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for(1, "remove"));
+  ASSERT_TRUE(bus->arrived(1, "remove"));
   EXPECT_EQ(bus->data("remove"), std::vector{data(at("x.txt"), 4)});
   EXPECT_EQ(counter("ganglion_events_received_total", "remove"), 1u);
 }

@@ -105,9 +105,9 @@ TEST_F(sftp_source_test, created_and_changed_files_fire_create_with_base_names) 
   test::write_file(dir + "/a.csv", "1");
   test::write_file(dir + "/skip.txt", "1");
   std::filesystem::create_directory(dir + "/sub.csv"); // a directory: not listed
-  ASSERT_TRUE(bus->wait_for(1)) << failure();
+  ASSERT_TRUE(bus->arrived(1)) << failure();
   test::write_file(dir + "/old.csv", "grown: a new size"); // changed: CREATE again
-  ASSERT_TRUE(bus->wait_for(2)) << failure();
+  ASSERT_TRUE(bus->arrived(2)) << failure();
   EXPECT_EQ(bus->data(), (std::vector{data("a.csv", 1), data("old.csv", 1)}));
   EXPECT_EQ(bus->events().front().type, "sftp");
   EXPECT_EQ(counter("ganglion_events_accepted_total"), 2u);
@@ -121,7 +121,7 @@ TEST_F(sftp_source_test, removed_files_fire_remove) {
   ASSERT_TRUE(test::eventually([&] { return connected.load(); }, 15s)) << failure();
   ASSERT_EQ(::unlink((dir + "/y.txt").c_str()), 0);
   ASSERT_EQ(::unlink((dir + "/x.txt").c_str()), 0);
-  ASSERT_TRUE(bus->wait_for(1)) << failure();
+  ASSERT_TRUE(bus->arrived(1)) << failure();
   EXPECT_EQ(bus->data(), std::vector{data("x.txt", 4)});
 }
 
@@ -164,12 +164,12 @@ TEST_F(sftp_source_test, a_server_restart_mid_stream_loses_no_change) {
   auto source = start();
   ASSERT_TRUE(test::eventually([&] { return connected.load(); }, 15s)) << failure();
   test::write_file(dir + "/before.csv", "");
-  ASSERT_TRUE(bus->wait_for(1)) << failure();
+  ASSERT_TRUE(bus->arrived(1)) << failure();
   server->stop();
   test::write_file(dir + "/during.csv", ""); // made while the server is down
   server->start();
   test::write_file(dir + "/after.csv", "");
-  ASSERT_TRUE(bus->wait_for(3)) << failure();
+  ASSERT_TRUE(bus->arrived(3)) << failure();
   auto got = bus->data();
   EXPECT_EQ(got[0], data("before.csv", 1));
   EXPECT_NE(std::find(got.begin(), got.end(), data("during.csv", 1)), got.end());
@@ -180,11 +180,11 @@ TEST_F(sftp_source_test, a_server_restart_mid_stream_loses_no_change) {
 
 TEST_F(sftp_source_test, a_change_the_bus_refused_is_offered_again) {
   add("CREATE", ".");
-  bus->refusals = 2;
+  bus->refuse_next(2);
   auto source = start();
   ASSERT_TRUE(test::eventually([&] { return connected.load(); }, 15s)) << failure();
   test::write_file(dir + "/x", "");
-  ASSERT_TRUE(bus->wait_for(1)) << failure();
+  ASSERT_TRUE(bus->arrived(1)) << failure();
   EXPECT_EQ(bus->data(), std::vector{data("x", 1)});
   EXPECT_EQ(counter("ganglion_events_rejected_total", "saturated"), 2u);
 }
