@@ -259,6 +259,19 @@ bool append_go_json_raw(std::string& out, std::string_view document, std::string
   return false;
 }
 
+bool append_go_json_body(std::string& out, std::string_view body, std::string_view what,
+                         std::string& error) {
+  if (body.empty()) {
+    error = std::string(what) + " is empty, not JSON";
+    return false;
+  }
+  if (!append_go_json_raw(out, body, error)) {
+    error = std::string(what) + " is not valid JSON: " + error;
+    return false;
+  }
+  return true;
+}
+
 void append_go_json_value(std::string& out, const std::vector<std::string>& values) {
   out += '[';
   for (std::size_t i = 0; i < values.size(); ++i) {

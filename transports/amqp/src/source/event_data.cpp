@@ -108,15 +108,10 @@ std::optional<std::string> amqp_event_data(const message_fields& f, std::string_
   field(out, "exchange", f.exchange);
   field(out, "routingKey", f.routing_key);
   out += R"(,"body":)";
-  if (!json_body) {
+  if (!json_body)
     dsl::append_go_json_bytes(out, body);
-  } else if (body.empty()) {
-    error = "the message body is empty, not JSON";
+  else if (!dsl::append_go_json_body(out, body, "the message body", error))
     return std::nullopt;
-  } else if (!dsl::append_go_json_raw(out, body, error)) {
-    error = "the message body is not valid JSON: " + error;
-    return std::nullopt;
-  }
   dsl::append_go_json_omitempty(out, "metadata", metadata);
   out += '}';
   return out;

@@ -18,15 +18,10 @@ std::optional<std::string> nats_event_data(std::string_view subject, std::string
   out += R"({"subject":)";
   dsl::append_go_json_string(out, subject);
   out += R"(,"body":)";
-  if (!json_body) {
+  if (!json_body)
     dsl::append_go_json_bytes(out, payload);
-  } else if (payload.empty()) {
-    error = "the message body is empty, not JSON";
+  else if (!dsl::append_go_json_body(out, payload, "the message body", error))
     return std::nullopt;
-  } else if (!dsl::append_go_json_raw(out, payload, error)) {
-    error = "the message body is not valid JSON: " + error;
-    return std::nullopt;
-  }
   dsl::append_go_json_omitempty(out, "header", headers);
   dsl::append_go_json_omitempty(out, "metadata", metadata);
   out += '}';

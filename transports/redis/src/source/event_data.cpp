@@ -15,15 +15,10 @@ std::optional<std::string> pubsub_event_data(std::string_view channel, std::stri
   out += R"(,"pattern":)";
   dsl::append_go_json_string(out, pattern);
   out += R"(,"body":)";
-  if (!json_body) {
+  if (!json_body)
     dsl::append_go_json_string(out, payload);
-  } else if (payload.empty()) {
-    error = "the message is empty, not JSON";
+  else if (!dsl::append_go_json_body(out, payload, "the message", error))
     return std::nullopt;
-  } else if (!dsl::append_go_json_raw(out, payload, error)) {
-    error = "the message is not valid JSON: " + error;
-    return std::nullopt;
-  }
   dsl::append_go_json_omitempty(out, "metadata", metadata);
   out += '}';
   return out;

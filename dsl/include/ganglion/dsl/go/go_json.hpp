@@ -22,6 +22,12 @@ void append_go_json_bytes(std::string& out, std::string_view bytes);
 /// (Go's grammar: invalid UTF-8 in strings and numbers out of range are accepted).
 bool append_go_json_raw(std::string& out, std::string_view document, std::string& error);
 
+/// Appends a broker message's body as Argo's sources write it with `jsonBody` set: the body as a
+/// json.RawMessage. Returns false with `error` set (`<what> is empty, not JSON`, `<what> is not
+/// valid JSON: …`), and `out` unchanged, when the body is empty or not one JSON value.
+bool append_go_json_body(std::string& out, std::string_view body, std::string_view what,
+                         std::string& error);
+
 /// Appends json.Marshal of a []string.
 void append_go_json_value(std::string& out, const std::vector<std::string>& values);
 
