@@ -32,8 +32,9 @@ public:
       else
         events_.push_back(std::move(e));
     }
-    changed_.notify_all();
+    // Answered before waiters wake: what they look at next (the source's counters) has seen it.
     done(status, status == core::publish_status::accepted ? "" : "test bus says no");
+    changed_.notify_all();
   }
 
   /// Waits until `n` events arrived (or `timeout` passed) and returns them.
