@@ -42,6 +42,7 @@ struct http_sink::impl {
   std::vector<recorded_request> received;
   std::atomic<int> status{200};
   std::atomic<std::int64_t> delay_ms{0};
+  sink_handler handler;
 
   void record(recorded_request r) {
     {
@@ -83,6 +84,7 @@ struct http_sink::impl {
       for (const auto& field : message)
         r.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
       r.at = std::chrono::steady_clock::now();
+      answer = sink->handler ? sink->handler(r) : sink_answer{sink->status.load(), "ok"};
       sink->record(std::move(r));
       timer.expires_after(std::chrono::milliseconds{sink->delay_ms.load()});
       timer.async_wait([self = shared_from_this()](const error_code& ec) {
@@ -95,9 +97,9 @@ struct http_sink::impl {
     void respond() {
       auto res = std::make_shared<bhttp::response<bhttp::string_body>>();
       res->version(message.version());
-      res->result(static_cast<unsigned>(sink->status.load()));
-      res->set(bhttp::field::content_type, "text/plain");
-      res->body() = "ok";
+      res->result(static_cast<unsigned>(answer.status));
+      res->set(bhttp::field::content_type, answer.content_type);
+      res->body() = answer.body;
       res->keep_alive(message.keep_alive());
       res->prepare_payload();
       bhttp::async_write(stream, *res, [self = shared_from_this(), res](const error_code& ec,
@@ -116,6 +118,7 @@ struct http_sink::impl {
     asio::steady_timer timer;
     beast::flat_buffer buffer;
     bhttp::request<bhttp::string_body> message;
+    sink_answer answer;
   };
 };
 
@@ -159,6 +162,10 @@ void http_sink::set_status(int status) {
 
 void http_sink::set_delay(std::chrono::milliseconds delay) {
   impl_->delay_ms = delay.count();
+}
+
+void http_sink::set_handler(sink_handler handler) {
+  impl_->handler = std::move(handler);
 }
 
 } // namespace ganglion::test

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,6 +25,16 @@ struct recorded_request {
   /// The first value of header `name` (case-insensitive), "" when absent.
   std::string header(std::string_view name) const;
 };
+
+/// What an http_sink handler answers to one request.
+struct sink_answer {
+  int status = 200;
+  std::string body;
+  std::string content_type = "text/plain";
+};
+
+/// Answers one request an http_sink received (on the sink's thread; must not block).
+using sink_handler = std::function<sink_answer(const recorded_request&)>;
 
 /// A real HTTP/1.1 server on 127.0.0.1 that records every request and answers with a fixed
 /// status (body `ok`) after an optional delay. Runs on its own thread; serves connections
@@ -49,6 +60,9 @@ public:
   void set_status(int status);
   /// How long later responses are held back.
   void set_delay(std::chrono::milliseconds delay);
+  /// Later responses come from `handler` (a provider API stand-in) instead of the fixed status;
+  /// set it before requests arrive.
+  void set_handler(sink_handler handler);
 
 private:
   struct impl;

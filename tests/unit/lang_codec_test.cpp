@@ -11,6 +11,7 @@ namespace {
 
 using ganglion::dsl::base64_decode;
 using ganglion::dsl::base64_encode;
+using ganglion::dsl::hmac_sha256_hex;
 using ganglion::dsl::sha256_hex;
 
 struct vector_t {
@@ -119,6 +120,14 @@ TEST(codec_test, sha256_hex_matches_fips_vectors) {
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   EXPECT_EQ(sha256_hex(std::string(1, '\0')),
             "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d");
+}
+
+// RFC 4231 test cases 1 and 2.
+TEST(codec_test, hmac_sha256_hex_matches_rfc4231_vectors) {
+  EXPECT_EQ(hmac_sha256_hex(std::string(20, '\x0b'), "Hi There"),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  EXPECT_EQ(hmac_sha256_hex("Jefe", "what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
 } // namespace

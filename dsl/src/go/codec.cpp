@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 namespace ganglion::dsl {
 
@@ -109,11 +110,9 @@ base64_decoded base64_decode(std::string_view text) {
   return result;
 }
 
-std::string sha256_hex(std::string_view bytes) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256 digest failed");
+namespace {
+
+std::string lower_hex(const unsigned char* digest, unsigned int size) {
   static constexpr std::string_view hex = "0123456789abcdef";
   std::string out;
   out.reserve(2 * size);
@@ -122,6 +121,26 @@ std::string sha256_hex(std::string_view bytes) {
     out.push_back(hex[digest[i] & 15]);
   }
   return out;
+}
+
+} // namespace
+
+std::string sha256_hex(std::string_view bytes) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 digest failed");
+  return lower_hex(digest.data(), size);
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view bytes) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), bytes_of(bytes), bytes.size(),
+           digest.data(), &size)
+      == nullptr)
+    throw std::runtime_error("HMAC-SHA256 failed");
+  return lower_hex(digest.data(), size);
 }
 
 } // namespace ganglion::dsl

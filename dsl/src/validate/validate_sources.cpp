@@ -139,29 +139,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        else if (!queue.empty() && (!topic.empty() || !subscription.empty()))
          cx.error(p, "queueName cannot be combined with topicName or subscriptionName");
      }},
-    {"bitbucket",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       bool repos = non_empty_list(s, "repositories")
-                    || (!text(s, "owner").empty() && !text(s, "repositorySlug").empty());
-       if (!repos)
-         cx.error(p, "a bitbucket event needs at least one repository");
-       const json& auth = has(s, "auth") ? s["auth"] : json::object();
-       bool basic = has(auth, "basic") && has(auth["basic"], "username")
-                    && has(auth["basic"], "password");
-       if ((basic || has(auth, "oauthToken")) && webhook_url_set(s) && !non_empty_list(s, "events"))
-         cx.error(child_path(p, "events"), "events must be listed to create the webhook");
-       check_webhook_context(s, p, cx);
-     }},
-    {"bitbucketserver",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       bool targets = non_empty_list(s, "repositories") || non_empty_list(s, "projects")
-                      || (!text(s, "projectKey").empty() && !text(s, "repositorySlug").empty());
-       if (has(s, "accessToken") && webhook_url_set(s) && targets && !non_empty_list(s, "events"))
-         cx.error(child_path(p, "events"), "events must be listed to create the webhook");
-       required(s, "bitbucketserverBaseURL", p, cx);
-       check_duration(s, "checkInterval", p, cx);
-       check_webhook_context(s, p, cx);
-     }},
     {"emitter",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "broker", p, cx);
@@ -175,15 +152,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
          cx.error(child_path(p, "topicProjectID"), "topicProjectID needs topic");
        if (text(s, "topic").empty() && text(s, "subscriptionID").empty())
          cx.error(p, "a pubSub event needs topic or subscriptionID");
-     }},
-    {"gerrit",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       if (!has(s, "projects") || s["projects"].empty())
-         cx.error(child_path(p, "projects"), "projects must not be empty");
-       required_object(s, "events", p, cx);
-       required(s, "gerritBaseURL", p, cx);
-       required_object(s, "auth", p, cx);
-       check_webhook_context(s, p, cx);
      }},
     {"github",
      [](const json& s, const std::string& p, const load_context& cx) {

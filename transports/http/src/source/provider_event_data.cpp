@@ -1,0 +1,21 @@
+#include "ganglion/http/internal/provider_event_data.hpp"
+
+#include "ganglion/dsl/go/go_json.hpp"
+#include "ganglion/http/internal/webhook_data.hpp"
+
+namespace ganglion::http::detail {
+
+std::optional<std::string> provider_event_data(const request& req,
+                                               const std::map<std::string, std::string>& metadata,
+                                               std::string& error) {
+  std::string out = R"({"headers":)";
+  out += headers_to_json(req.headers, false);
+  out += R"(,"body":)";
+  if (!dsl::append_go_json_raw(out, req.body, error))
+    return std::nullopt;
+  dsl::append_go_json_omitempty(out, "metadata", metadata);
+  out += '}';
+  return out;
+}
+
+} // namespace ganglion::http::detail
