@@ -10,13 +10,13 @@ using namespace dsl::detail;
 namespace {
 
 std::optional<cloud_auth> read_auth(const YAML::Node& node) {
-  if (!node.IsMap() || !node["auth"].IsMap())
+  auto auth = child(node, "auth");
+  if (!auth.IsMap())
     return std::nullopt;
-  auto auth = node["auth"];
   cloud_auth out;
-  if (auth["basic"].IsMap())
-    out.basic = dsl::basic_auth{read_key_selector(auth["basic"], "username"),
-                                read_key_selector(auth["basic"], "password")};
+  if (auto basic = child(auth, "basic"); basic.IsMap())
+    out.basic = dsl::basic_auth{read_key_selector(basic, "username"),
+                                read_key_selector(basic, "password")};
   out.oauth_token = read_key_selector(auth, "oauthToken");
   return out;
 }
@@ -34,8 +34,8 @@ event_spec read_cloud(const dsl::spec_read_input& in) {
   out.owner = read_string(node, "owner");
   out.project_key = read_string(node, "projectKey");
   out.repository_slug = read_string(node, "repositorySlug");
-  if (node.IsMap() && node["repositories"].IsSequence())
-    for (const auto& item : node["repositories"])
+  if (auto items = child(node, "repositories"); items.IsSequence())
+    for (const auto& item : items)
       out.repositories.push_back({read_string(item, "owner"), read_string(item, "repositorySlug")});
   return out;
 }
@@ -47,8 +47,8 @@ server_spec read_server(const dsl::spec_read_input& in) {
   out.project_key = read_string(node, "projectKey");
   out.repository_slug = read_string(node, "repositorySlug");
   out.projects = read_string_list(node, "projects");
-  if (node.IsMap() && node["repositories"].IsSequence())
-    for (const auto& item : node["repositories"])
+  if (auto items = child(node, "repositories"); items.IsSequence())
+    for (const auto& item : items)
       out.repositories.push_back(
         {read_string(item, "projectKey"), read_string(item, "repositorySlug")});
   out.events = read_string_list(node, "events");

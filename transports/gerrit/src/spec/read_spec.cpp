@@ -13,9 +13,9 @@ event_spec read_event(const dsl::spec_read_input& in) {
   out.webhook = http::read_webhook_context(node);
   out.hook_name = read_string(node, "hookName");
   out.events = read_string_list(node, "events");
-  if (node.IsMap() && node["auth"].IsMap())
-    out.auth = dsl::basic_auth{read_key_selector(node["auth"], "username"),
-                               read_key_selector(node["auth"], "password")};
+  if (auto auth = child(node, "auth"); auth.IsMap())
+    out.auth = dsl::basic_auth{read_key_selector(auth, "username"),
+                               read_key_selector(auth, "password")};
   out.gerrit_base_url = read_string(node, "gerritBaseURL");
   out.delete_hook_on_finish = read_bool(node, "deleteHookOnFinish");
   out.metadata = read_string_map(node, "metadata");
