@@ -11,23 +11,6 @@ namespace {
 
 constexpr std::size_t max_answer_bytes = std::size_t{4} << 20;
 
-/// Go's url.PathEscape of a path segment (what net/http sends for go-bitbucket's `{uuid}`).
-std::string path_escape(std::string_view text) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  static constexpr std::string_view kept = "-_.~$&+,:;=@";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || kept.find(static_cast<char>(c)) != std::string_view::npos) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
 } // namespace
 
 std::string hook_body(const std::string& url, const std::vector<std::string>& events) {
@@ -71,15 +54,7 @@ api_result cloud_api::call(std::string method, std::string url, std::string body
   req.body = std::move(body);
   req.timeout = timeout_;
   req.max_response_bytes = max_answer_bytes;
-  auto what = req.method + " " + req.url;
-  auto r = http::send_and_wait(client_, std::move(req));
-  api_result out{r.status, {}, std::move(r.body)};
-  if (r.status == 0)
-    out.error = what + ": " + r.error;
-  else if (r.status < 200 || r.status > 299)
-    out.error =
-      what + ": Bitbucket answered " + std::to_string(r.status) + ": " + out.body.substr(0, 200);
-  return out;
+  return http::call_api(client_, std::move(req), "Bitbucket");
 }
 
 std::optional<std::vector<cloud_hook>> cloud_api::hooks(const repository& repo,
@@ -127,7 +102,7 @@ std::optional<std::string> cloud_api::create(const repository& repo, const std::
 }
 
 api_result cloud_api::remove(const repository& repo, const std::string& uuid) const {
-  auto r = call("DELETE", hooks_url(repo) + "/" + path_escape(uuid), {});
+  auto r = call("DELETE", hooks_url(repo) + "/" + http::path_escape(uuid), {});
   if (r.status == 404)
     r.error.clear();
   return r;

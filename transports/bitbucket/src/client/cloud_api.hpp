@@ -9,6 +9,7 @@
 
 #include "ganglion/bitbucket/spec.hpp"
 #include "ganglion/http/client.hpp"
+#include "ganglion/http/hook_registrar.hpp"
 
 // Bitbucket Cloud's API 2.0 repository webhooks, as Argo calls them through go-bitbucket
 // (`Repositories.Webhooks.Gets`, `Create`, `Delete`).
@@ -25,12 +26,8 @@ inline constexpr const char* hook_description = "webhook managed by Argo-Events"
 /// (`{"active":true,"description":…,"events":[…],"url":…}`).
 std::string hook_body(const std::string& url, const std::vector<std::string>& events);
 
-/// One call's outcome: empty `error` on a 2xx answer.
-struct api_result {
-  long status = 0;
-  std::string error; ///< what failed, with Bitbucket's answer
-  std::string body;
-};
+/// One call's outcome.
+using api_result = http::api_answer;
 
 /// A hook of a repository.
 struct cloud_hook {

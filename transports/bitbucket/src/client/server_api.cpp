@@ -64,15 +64,7 @@ server_result server_api::call(std::string method, std::string url, std::string 
   req.timeout = timeout_;
   req.tls = tls_;
   req.max_response_bytes = max_answer_bytes;
-  auto what = req.method + " " + req.url;
-  auto r = http::send_and_wait(client_, std::move(req));
-  server_result out{r.status, {}, std::move(r.body)};
-  if (r.status == 0)
-    out.error = what + ": " + r.error;
-  else if (r.status < 200 || r.status > 299)
-    out.error = what + ": Bitbucket Server answered " + std::to_string(r.status) + ": "
-                + out.body.substr(0, 200);
-  return out;
+  return http::call_api(client_, std::move(req), "Bitbucket Server");
 }
 
 std::optional<std::vector<server_hook>> server_api::hooks(const server_repository& repo,

@@ -7,6 +7,7 @@
 
 #include "ganglion/bitbucket/spec.hpp"
 #include "ganglion/http/client.hpp"
+#include "ganglion/http/hook_registrar.hpp"
 
 // Bitbucket Server's REST API 1.0 repository webhooks, as Argo calls them through
 // gfleury/go-bitbucket-v1 (FindWebhooks, CreateWebhook, UpdateWebhook, DeleteWebhook,
@@ -29,12 +30,8 @@ struct server_hook {
 std::string server_hook_body(const std::string& url, const std::vector<std::string>& events,
                              const std::string& secret);
 
-/// One call's outcome: empty `error` on a 2xx answer.
-struct server_result {
-  long status = 0;
-  std::string error;
-  std::string body;
-};
+/// One call's outcome.
+using server_result = http::api_answer;
 
 /// The calls Argo makes, blocking: each waits for the shared client.
 class server_api {

@@ -101,15 +101,6 @@ private:
   std::map<std::string, std::pair<repository, std::string>> hook_ids_;
 };
 
-http::push_outcome handle(const http::request& req,
-                          const std::map<std::string, std::string>& metadata) {
-  std::string error;
-  auto data = http::detail::provider_event_data(req, metadata, error);
-  if (!data)
-    return http::push_outcome::refuse(400, "bad_request", "invalid event");
-  return http::push_outcome::publish(std::move(*data));
-}
-
 detail::cloud_credentials read_credentials(const event_spec& spec,
                                            const core::source_context& ctx) {
   detail::cloud_credentials out;
@@ -141,9 +132,11 @@ std::unique_ptr<core::source> start_source(const std::shared_ptr<http::runtime>&
     spdlog::info("{}: access token or webhook configuration were not provided, skipping "
                  "webhooks creation",
                  name);
-  http::push_route route{
-    spec.webhook,
-    [metadata = spec.metadata](const http::request& req) { return handle(req, metadata); }, false};
+  http::push_route route{spec.webhook,
+                         [metadata = spec.metadata](const http::request& req) {
+                           return http::detail::provider_push_outcome(req, metadata);
+                         },
+                         false};
   // Argo registers once, at start: no recheck.
   return http::start_hooked_source(*rt, ctx, std::move(route), std::move(hooks),
                                    {.recheck = std::chrono::milliseconds{0},

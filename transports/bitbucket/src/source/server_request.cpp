@@ -33,11 +33,7 @@ http::push_outcome server_request(const http::request& req, const std::string& s
       return http::push_outcome::refuse(
         400, "bad_request", "decoding repo:refs_changed webhook: the body is not a JSON object");
   }
-  std::string error;
-  auto data = http::detail::provider_event_data(req, metadata, error);
-  if (!data)
-    return http::push_outcome::refuse(400, "bad_request", "invalid event");
-  return http::push_outcome::publish(std::move(*data));
+  return http::detail::provider_push_outcome(req, metadata);
 }
 
 } // namespace ganglion::bitbucket::detail

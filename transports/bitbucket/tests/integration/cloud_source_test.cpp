@@ -2,8 +2,6 @@
 // not JSON refused, and its hooks registered through a stand-in of API 2.0
 // (tests/support/bitbucket_cloud_api.hpp), which checks the exact requests.
 
-#include <mutex>
-
 #include <gtest/gtest.h>
 
 #include "bitbucket_cloud_api.hpp"
@@ -17,6 +15,7 @@
 #include "http_sink.hpp"
 #include "kind_manifests.hpp"
 #include "kube/text.hpp"
+#include "push_source_context.hpp"
 #include "recording_bus.hpp"
 
 using namespace ganglion;
@@ -33,9 +32,7 @@ protected:
     test::write_file(secrets + "/bitbucket-access/username", "argo");
     test::write_file(secrets + "/bitbucket-access/password", "app-password");
     test::write_file(secrets + "/bitbucket-access/token", "oauth-token");
-    http::runtime_options settings;
-    settings.bind_host = "127.0.0.1";
-    rt = std::make_shared<http::runtime>(settings);
+    rt = test::loopback_runtime();
     opts.cloud_api_url = api->api_url();
   }
 
@@ -59,28 +56,11 @@ protected:
   std::unique_ptr<core::source> start(const std::string& name) {
     for (const auto& [event, spec] : events)
       test::put_event(es, "bitbucket", event, spec);
-    core::source_context ctx;
-    ctx.event_source_name = es.metadata.name;
-    ctx.event_name = name;
-    ctx.type = "bitbucket";
-    ctx.manifest = &es;
-    ctx.bus = bus;
-    ctx.metrics = &metrics;
-    ctx.secrets = std::make_shared<core::secret_store>(secrets);
-    ctx.fail = [this](const std::string& why) { report("fail", why); };
-    ctx.give_up = [this](const std::string& why) { report("give_up", why); };
-    return bitbucket::make_cloud_source_factory(rt, opts)(ctx);
+    return bitbucket::make_cloud_source_factory(rt, opts)(
+      test::push_source_context(es, "bitbucket", name, bus, &metrics, secrets, failures));
   }
 
-  void report(const std::string& how, const std::string& why) {
-    std::lock_guard lock{mutex};
-    failures.push_back(how + ": " + why);
-  }
-
-  std::vector<std::string> failed() {
-    std::lock_guard lock{mutex};
-    return failures;
-  }
+  std::vector<std::string> failed() const { return failures.all(); }
 
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/push"; }
 
@@ -99,8 +79,7 @@ protected:
   std::map<std::string, test::event_under_test<bitbucket::event_spec>> events;
   std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
   core::metrics_registry metrics;
-  std::mutex mutex;
-  std::vector<std::string> failures;
+  test::recorded_failures failures;
 };
 
 } // namespace

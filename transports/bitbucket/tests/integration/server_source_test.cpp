@@ -3,8 +3,6 @@
 // Server's REST API 1.0 (tests/support/bitbucket_server_api.hpp), which checks the exact
 // requests.
 
-#include <mutex>
-
 #include <gtest/gtest.h>
 
 #include "bitbucket_server_api.hpp"
@@ -18,6 +16,7 @@
 #include "http_request.hpp"
 #include "http_sink.hpp"
 #include "kind_manifests.hpp"
+#include "push_source_context.hpp"
 #include "recording_bus.hpp"
 
 using namespace ganglion;
@@ -34,9 +33,7 @@ protected:
     es.metadata.name = "bitbucketserver";
     test::write_file(secrets + "/bitbucketserver-access/token", "access-token");
     test::write_file(secrets + "/bitbucketserver-access/secret", "hook-secret");
-    http::runtime_options settings;
-    settings.bind_host = "127.0.0.1";
-    rt = std::make_shared<http::runtime>(settings);
+    rt = test::loopback_runtime();
   }
 
   /// The corpus example's event, on a free port, registering at the stand-in when `hooks`.
@@ -59,28 +56,11 @@ protected:
   std::unique_ptr<core::source> start(const std::string& name) {
     for (const auto& [event, spec] : events)
       test::put_event(es, "bitbucketserver", event, spec);
-    core::source_context ctx;
-    ctx.event_source_name = es.metadata.name;
-    ctx.event_name = name;
-    ctx.type = "bitbucketserver";
-    ctx.manifest = &es;
-    ctx.bus = bus;
-    ctx.metrics = &metrics;
-    ctx.secrets = std::make_shared<core::secret_store>(secrets);
-    ctx.fail = [this](const std::string& why) { report("fail", why); };
-    ctx.give_up = [this](const std::string& why) { report("give_up", why); };
-    return bitbucket::make_server_source_factory(rt, opts)(ctx);
+    return bitbucket::make_server_source_factory(rt, opts)(
+      test::push_source_context(es, "bitbucketserver", name, bus, &metrics, secrets, failures));
   }
 
-  void report(const std::string& how, const std::string& why) {
-    std::lock_guard lock{mutex};
-    failures.push_back(how + ": " + why);
-  }
-
-  std::vector<std::string> failed() {
-    std::lock_guard lock{mutex};
-    return failures;
-  }
+  std::vector<std::string> failed() const { return failures.all(); }
 
   test::http_response post(const std::string& body, const std::string& signature) {
     std::vector<std::string> headers{"Content-Type: application/json",
@@ -121,8 +101,7 @@ protected:
   std::map<std::string, test::event_under_test<bitbucket::server_spec>> events;
   std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
   core::metrics_registry metrics;
-  std::mutex mutex;
-  std::vector<std::string> failures;
+  test::recorded_failures failures;
 };
 
 } // namespace

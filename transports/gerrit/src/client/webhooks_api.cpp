@@ -50,33 +50,16 @@ std::string hook_body(const hook_config& config) {
   return out;
 }
 
-std::string query_escape(std::string_view text) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else if (c == ' ') {
-      out += '+';
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::string remotes_url(std::string_view base_url, std::string_view project,
                         std::optional<std::string_view> remote) {
   std::string out(base_url);
   if (out.empty() || out.back() != '/')
     out += '/';
   out += "a/config/server/webhooks~projects/";
-  out += query_escape(project);
+  out += http::query_escape(project);
   out += "/remotes/";
   if (remote) {
-    out += query_escape(*remote);
+    out += http::query_escape(*remote);
     out += '/';
   }
   return out;
@@ -98,14 +81,8 @@ api_result webhooks_api::call(std::string method, std::string url, std::string b
   req.timeout = timeout_;
   req.basic_auth = credentials_;
   req.max_response_bytes = max_answer_bytes;
-  auto what = req.method + " " + req.url;
-  auto r = http::send_and_wait(client_, std::move(req));
-  api_result out{r.status, {}, strip_guard(std::move(r.body))};
-  if (r.status == 0)
-    out.error = what + ": " + r.error;
-  else if (r.status < 200 || r.status > 299)
-    out.error =
-      what + ": Gerrit answered " + std::to_string(r.status) + ": " + out.body.substr(0, 200);
+  auto out = http::call_api(client_, std::move(req), "Gerrit");
+  out.body = strip_guard(std::move(out.body));
   return out;
 }
 

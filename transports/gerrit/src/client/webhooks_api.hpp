@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ganglion/http/client.hpp"
+#include "ganglion/http/hook_registrar.hpp"
 
 // Gerrit's webhooks plugin REST API (plugins/webhooks rest-api-config.md), as Argo's
 // hook_util.go calls it through go-gerrit: authenticated paths under `<base>/a/`, basic
@@ -28,20 +29,13 @@ struct hook_config {
 /// Go's field order, a trailing newline).
 std::string hook_body(const hook_config& config);
 
-/// Go's url.QueryEscape (`a/b c` → `a%2Fb+c`), as go-gerrit's paths escape a project.
-std::string query_escape(std::string_view text);
-
 /// `<base>/a/config/server/webhooks~projects/<project>/remotes/` and, with `remote`, that
 /// remote's path (ending in `/`), as go-gerrit builds them.
 std::string remotes_url(std::string_view base_url, std::string_view project,
                         std::optional<std::string_view> remote = std::nullopt);
 
-/// One call's outcome: empty `error` on a 2xx answer.
-struct api_result {
-  long status = 0;
-  std::string error; ///< what failed, with Gerrit's answer
-  std::string body;  ///< the answer, guard line removed
-};
+/// One call's outcome (the answer's guard line removed).
+using api_result = http::api_answer;
 
 /// The calls Argo makes (List, Create, Delete), blocking: each waits for the shared client.
 class webhooks_api {

@@ -85,15 +85,6 @@ private:
   std::set<std::string> registered_;
 };
 
-http::push_outcome handle(const http::request& req,
-                          const std::map<std::string, std::string>& metadata) {
-  std::string error;
-  auto data = http::detail::provider_event_data(req, metadata, error);
-  if (!data)
-    return http::push_outcome::refuse(400, "bad_request", "invalid event");
-  return http::push_outcome::publish(std::move(*data));
-}
-
 std::unique_ptr<core::source> start_source(const std::shared_ptr<http::runtime>& rt,
                                            const options& opts, const core::source_context& ctx) {
   const auto& spec = core::spec_of<event_spec>(ctx);
@@ -111,9 +102,11 @@ std::unique_ptr<core::source> start_source(const std::shared_ptr<http::runtime>&
   } else {
     spdlog::info("{}: no need to create hooks (auth and webhook.url are needed)", name);
   }
-  http::push_route route{
-    spec.webhook,
-    [metadata = spec.metadata](const http::request& req) { return handle(req, metadata); }, false};
+  http::push_route route{spec.webhook,
+                         [metadata = spec.metadata](const http::request& req) {
+                           return http::detail::provider_push_outcome(req, metadata);
+                         },
+                         false};
   return http::start_hooked_source(*rt, ctx, std::move(route), std::move(hooks),
                                    {.recheck = opts.recheck,
                                     .first_retry = opts.first_retry,

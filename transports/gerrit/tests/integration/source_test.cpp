@@ -2,9 +2,6 @@
 // its hook kept on each project through a stand-in of Gerrit's webhooks plugin API
 // (tests/support/gerrit_server.hpp), which checks the exact requests.
 
-#include <atomic>
-#include <mutex>
-
 #include <gtest/gtest.h>
 
 #include "eventually.hpp"
@@ -18,6 +15,7 @@
 #include "http_sink.hpp"
 #include "kind_manifests.hpp"
 #include "kube/text.hpp"
+#include "push_source_context.hpp"
 #include "recording_bus.hpp"
 
 using namespace ganglion;
@@ -31,9 +29,7 @@ protected:
     es.metadata.name = "gerrit";
     test::write_file(secrets + "/gerrit-access/username", "argo");
     test::write_file(secrets + "/gerrit-access/password", "s3cret");
-    http::runtime_options settings;
-    settings.bind_host = "127.0.0.1";
-    rt = std::make_shared<http::runtime>(settings);
+    rt = test::loopback_runtime();
   }
 
   /// The corpus example's event, on a free port, registering at the stand-in when `hooks`.
@@ -56,28 +52,11 @@ protected:
   std::unique_ptr<core::source> start(const std::string& name) {
     for (const auto& [event, spec] : events)
       test::put_event(es, "gerrit", event, spec);
-    core::source_context ctx;
-    ctx.event_source_name = es.metadata.name;
-    ctx.event_name = name;
-    ctx.type = "gerrit";
-    ctx.manifest = &es;
-    ctx.bus = bus;
-    ctx.metrics = &metrics;
-    ctx.secrets = std::make_shared<core::secret_store>(secrets);
-    ctx.fail = [this](const std::string& why) { report("fail", why); };
-    ctx.give_up = [this](const std::string& why) { report("give_up", why); };
-    return gerrit::make_source_factory(rt, opts)(ctx);
+    return gerrit::make_source_factory(rt, opts)(
+      test::push_source_context(es, "gerrit", name, bus, &metrics, secrets, failures));
   }
 
-  void report(const std::string& how, const std::string& why) {
-    std::lock_guard lock{mutex};
-    failures.push_back(how + ": " + why);
-  }
-
-  std::vector<std::string> failed() {
-    std::lock_guard lock{mutex};
-    return failures;
-  }
+  std::vector<std::string> failed() const { return failures.all(); }
 
   std::size_t count(const std::string& method) const {
     std::size_t n = 0;
@@ -110,8 +89,7 @@ protected:
   std::map<std::string, test::event_under_test<gerrit::event_spec>> events;
   std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
   core::metrics_registry metrics;
-  std::mutex mutex;
-  std::vector<std::string> failures;
+  test::recorded_failures failures;
 };
 
 constexpr const char* patchset = R"({

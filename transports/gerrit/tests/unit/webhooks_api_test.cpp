@@ -15,7 +15,7 @@ TEST(gerrit_webhooks_api, hook_body_is_go_json_with_omitempty_fields_and_a_newli
 }
 
 TEST(gerrit_webhooks_api, projects_and_remotes_are_query_escaped_under_the_authenticated_prefix) {
-  EXPECT_EQ(gerrit::query_escape("whynowy/test a~b.c-d_e+"), "whynowy%2Ftest+a~b.c-d_e%2B");
+  EXPECT_EQ(ganglion::http::query_escape("whynowy/test a~b.c-d_e+"), "whynowy%2Ftest+a~b.c-d_e%2B");
   EXPECT_EQ(gerrit::remotes_url("https://review.example", "a/b"),
             "https://review.example/a/config/server/webhooks~projects/a%2Fb/remotes/");
   EXPECT_EQ(gerrit::remotes_url("https://review.example/r/", "p", std::string_view{"argo hook"}),

@@ -1,6 +1,7 @@
 #include "ganglion/http/hook_registrar.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <future>
 #include <memory>
 #include <random>
@@ -17,6 +18,49 @@ client_response send_and_wait(client& client, client_request request) {
     return refused;
   }
   return answer.get();
+}
+
+api_answer call_api(client& client, client_request request, std::string_view provider) {
+  auto what = request.method + " " + request.url;
+  auto r = send_and_wait(client, std::move(request));
+  api_answer out{r.status, {}, std::move(r.body)};
+  if (r.status == 0)
+    out.error = what + ": " + r.error;
+  else if (r.status < 200 || r.status > 299)
+    out.error = what + ": " + std::string(provider) + " answered " + std::to_string(r.status) + ": "
+                + out.body.substr(0, 200);
+  return out;
+}
+
+namespace {
+
+/// `text` with the bytes other than letters, digits and `kept` as `%XX`, a space as `+` when
+/// `plus`.
+std::string percent_escape(std::string_view text, std::string_view kept, bool plus) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || kept.find(static_cast<char>(c)) != std::string_view::npos) {
+      out += static_cast<char>(c);
+    } else if (plus && c == ' ') {
+      out += '+';
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::string query_escape(std::string_view text) {
+  return percent_escape(text, "-_.~", true);
+}
+
+std::string path_escape(std::string_view text) {
+  return percent_escape(text, "-_.~$&+=:@", false);
 }
 
 std::string formatted_url(std::string url, const std::string& endpoint) {

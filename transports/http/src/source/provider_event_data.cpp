@@ -18,4 +18,13 @@ std::optional<std::string> provider_event_data(const request& req,
   return out;
 }
 
+push_outcome provider_push_outcome(const request& req,
+                                   const std::map<std::string, std::string>& metadata) {
+  std::string error;
+  auto data = provider_event_data(req, metadata, error);
+  if (!data)
+    return push_outcome::refuse(400, "bad_request", "invalid event");
+  return push_outcome::publish(std::move(*data));
+}
+
 } // namespace ganglion::http::detail

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "ganglion/http/client.hpp"
@@ -19,6 +20,23 @@ namespace ganglion::http {
 /// `error` set when the client refused it (busy or shut down). Must not run on the client's
 /// thread (a completion).
 client_response send_and_wait(client& client, client_request request);
+
+/// One provider API call's outcome: empty `error` on a 2xx answer.
+struct api_answer {
+  long status = 0;   ///< 0 when no answer came
+  std::string error; ///< `<METHOD> <url>: <provider> answered <status>: <body's start>`, or why
+                     ///< no answer came
+  std::string body;
+};
+
+/// send_and_wait, the outcome described for a provider API (`provider`: `Gerrit` …).
+api_answer call_api(client& client, client_request request, std::string_view provider);
+
+/// Go's url.QueryEscape (`a/b c` → `a%2Fb+c`).
+std::string query_escape(std::string_view text);
+
+/// Go's url.PathEscape of one path segment (`{a/b}` → `%7Ba%2Fb%7D`).
+std::string path_escape(std::string_view text);
 
 /// Argo's FormattedURL, the URL a hook is registered with: `url` without trailing slashes, then
 /// `endpoint` with a leading one.

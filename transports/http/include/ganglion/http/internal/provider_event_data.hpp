@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "ganglion/http/push_source.hpp"
 #include "ganglion/http/server.hpp"
 
 namespace ganglion::http::detail {
@@ -18,5 +19,9 @@ namespace ganglion::http::detail {
 std::optional<std::string> provider_event_data(const request& req,
                                                const std::map<std::string, std::string>& metadata,
                                                std::string& error);
+
+/// provider_event_data to publish, or Argo's 400 `invalid event` (counted as `bad_request`).
+push_outcome provider_push_outcome(const request& req,
+                                   const std::map<std::string, std::string>& metadata);
 
 } // namespace ganglion::http::detail
