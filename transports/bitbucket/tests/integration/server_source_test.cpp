@@ -7,6 +7,7 @@
 
 #include "bitbucket_server_api.hpp"
 #include "eventually.hpp"
+#include "fast_options.hpp"
 #include "files.hpp"
 #include "ganglion/bitbucket/spec.hpp"
 #include "ganglion/bitbucket/transport.hpp"
@@ -91,12 +92,7 @@ protected:
   std::uint16_t port = test::free_port();
   std::string secrets = test::temp_dir();
   std::shared_ptr<http::runtime> rt;
-  bitbucket::options opts{.request_timeout = 5000ms,
-                          .first_retry = 5ms,
-                          .max_retry = 20ms,
-                          .cloud_first_delay = 0ms,
-                          .server_first_delay = 0ms,
-                          .attempts = 3};
+  bitbucket::options opts = test::fast_options();
   dsl::event_source es;
   std::map<std::string, test::event_under_test<bitbucket::server_spec>> events;
   std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
