@@ -238,6 +238,15 @@ void trigger_world::prepare(YAML::Node sensor) {
     }
     if (auto nats = yaml_at(t, {"nats"}); nats.IsMap())
       nats["url"] = nats_.url();
+    if (auto lambda = yaml_at(t, {"awsLambda"}); lambda.IsMap()) {
+      aws_.put_function(text_at(lambda, {"functionName"}));
+      for (const auto& [field, value] : {std::pair{"accessKey", aws_.options().access_key},
+                                         std::pair{"secretKey", aws_.options().secret_key}})
+        if (auto ref = yaml_at(lambda, {field}); ref.IsMap())
+          write_file(fmt::format("{}/{}/{}", secrets_dir_, text_at(ref, {"name"}),
+                                 text_at(ref, {"key"})),
+                     value);
+    }
     if (auto kafka = yaml_at(t, {"kafka"}); kafka.IsMap()) {
       if (!kafka_)
         kafka_ = std::make_unique<kafka_broker>();
@@ -401,6 +410,7 @@ std::string trigger_world::outside_reach(const YAML::Node& sensor) const {
 
 void trigger_world::before_execution(const YAML::Node& tmpl) {
   http_seen_ = http_.requests().size();
+  lambda_seen_ = aws_.invocations().size();
 #if GANGLION_WITH_GRPC
   if (custom_) {
     custom_->fetches_seen = custom_->fetches();
@@ -438,6 +448,15 @@ std::string trigger_world::check_effect(const std::string& sensor, const YAML::N
   }
   if (type == "custom")
     return check_custom(trigger);
+  if (type == "awsLambda") {
+    auto calls = aws_.invocations();
+    if (calls.size() <= lambda_seen_)
+      return "the AWS endpoint got no Invoke";
+    auto function = text_at(tmpl, {"awsLambda", "functionName"});
+    return calls.back().function == function
+             ? ""
+             : "the AWS endpoint got an Invoke of " + calls.back().function;
+  }
   return {}; // log: the outcome is the effect
 }
 

@@ -2,8 +2,8 @@
 
 // The local stand-ins for what the Argo corpus Sensors' triggers talk to (corpus_triggers_test):
 // the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster, a GitHub
-// stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint, a
-// `triggers.Trigger` server for custom triggers (with gRPC); how a
+// stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint, an AWS endpoint
+// (Lambda, tests/support/aws), a `triggers.Trigger` server for custom triggers (with gRPC); how a
 // Sensor's addresses are rewritten to them, and how a trigger's effect is checked there.
 
 #include <initializer_list>
@@ -14,6 +14,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "aws/aws_server.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "http_sink.hpp"
 #include "kafka_broker.hpp"
@@ -47,6 +48,8 @@ public:
   /// The secrets directory (`<dir>/<name>/<key>`).
   const std::string& secrets_dir() const noexcept { return secrets_dir_; }
   kube::api_server& api() noexcept { return api_; }
+  /// The AWS endpoint (`--aws-endpoint`: awsLambda has no endpoint field).
+  std::string aws_endpoint() const { return aws_.endpoint(); }
 
   /// Rewrites the addresses of `sensor`'s triggers to the local servers (`http.url`,
   /// `http.serverURL`, `nats.url`, `kafka.url`; a `file` source's path to a temporary file
@@ -58,7 +61,8 @@ public:
   /// server, the object an `s3` source names in the S3 endpoint (with its keys as the
   /// secrets), each holding Argo's hello-world Workflow; an object of a fixed name that a
   /// trigger creates is removed first. A `custom` trigger's `serverURL` → the local
-  /// `triggers.Trigger` server (prepare_custom).
+  /// `triggers.Trigger` server (prepare_custom). An `awsLambda` trigger's function exists in
+  /// the AWS endpoint, its accessKey / secretKey secrets holding the endpoint's keys.
   void prepare(YAML::Node sensor);
 
   /// What the events of the Sensor last prepared must hold (dependency → data path → value):
@@ -108,6 +112,8 @@ private:
   std::unique_ptr<kafka_broker> kafka_;
   local_github github_;
   s3::s3_server s3_;
+  aws::aws_server aws_;
+  std::size_t lambda_seen_ = 0;
   std::map<std::string, std::map<std::string, std::string>> event_data_;
   std::string kubeconfig_;
   std::string secrets_dir_;

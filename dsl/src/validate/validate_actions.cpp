@@ -49,14 +49,7 @@ void validate_unmodelled_action(const std::string& type, const nlohmann::json& s
   // ganglion does not run these kinds, so it never compiles their parameters.
   auto scope = run_scope;
   scope.compile_level = severity::warning;
-  if (type == "awsLambda") {
-    required(spec, "functionName", path, cx);
-    required(spec, "region", path, cx);
-    if (!has(spec, "payload"))
-      cx.error(child_path(path, "payload"), "payload is required");
-    check_parameters(spec, "parameters", path, scope, cx);
-    check_parameters(spec, "payload", path, scope, cx);
-  } else if (type == "slack") {
+  if (type == "slack") {
     if (!has(spec, "slackToken"))
       cx.error(child_path(path, "slackToken"), "slackToken is required");
     check_parameters(spec, "parameters", path, scope, cx);

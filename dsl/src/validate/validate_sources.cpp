@@ -108,11 +108,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "region", p, cx);
        check_webhook_context(s, p, cx);
      }},
-    {"sqs",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "region", p, cx);
-       required(s, "queue", p, cx);
-     }},
     {"azureEventsHub",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "fqdn", p, cx);

@@ -45,32 +45,6 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
-std::string percent_decode(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-
-/// `YYYYMMDDTHHMMSSZ` as a time point; nullopt when malformed.
-std::optional<std::chrono::system_clock::time_point> parse_amz_date(const std::string& text) {
-  std::tm tm{};
-  if (text.size() != 16 || text[8] != 'T' || text[15] != 'Z'
-      || std::sscanf(text.c_str(), "%4d%2d%2dT%2d%2d%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                     &tm.tm_hour, &tm.tm_min, &tm.tm_sec)
-           != 6)
-    return std::nullopt;
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  return std::chrono::system_clock::from_time_t(timegm(&tm));
-}
-
 /// An S3 error: status, code and message.
 struct s3_error {
   unsigned status;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <ctime>
 #include <sstream>
 
 #include <openssl/crypto.h>
@@ -22,12 +23,6 @@ std::string hex(const unsigned char* data, std::size_t size) {
     out += pair;
   }
   return out;
-}
-
-std::string sha256_hex(const std::string& text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  return hex(digest, sizeof digest);
 }
 
 std::string hmac(const std::string& key, const std::string& data) {
@@ -73,6 +68,37 @@ std::string canonical_query(const std::string& query) {
 }
 
 } // namespace
+
+std::string percent_decode(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::optional<std::chrono::system_clock::time_point> parse_amz_date(const std::string& text) {
+  std::tm tm{};
+  if (text.size() != 16 || text[8] != 'T' || text[15] != 'Z'
+      || std::sscanf(text.c_str(), "%4d%2d%2dT%2d%2d%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                     &tm.tm_hour, &tm.tm_min, &tm.tm_sec)
+           != 6)
+    return std::nullopt;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return std::chrono::system_clock::from_time_t(timegm(&tm));
+}
+
+std::string sha256_hex(const std::string& text) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  return hex(digest, sizeof digest);
+}
 
 std::optional<sigv4_authorization> parse_authorization(const std::string& header) {
   const std::string scheme = "AWS4-HMAC-SHA256 ";

@@ -3,6 +3,7 @@
 // AWS Signature Version 4 as S3 checks it (header form): the canonical request, the string to
 // sign and the HMAC-SHA256 key chain, written from AWS's documentation with OpenSSL.
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +46,15 @@ std::string canonical_request(const sigv4_request& request,
 /// The lower-case hex signature `secret_key` gives `request` under `auth`'s scope.
 std::string expected_signature(const sigv4_request& request, const sigv4_authorization& auth,
                                const std::string& secret_key);
+
+/// The lower-case hex SHA-256 of `text` (a payload hash, when no `x-amz-content-sha256` is sent).
+std::string sha256_hex(const std::string& text);
+
+/// `%XX` escapes of `text` decoded (a path as sent).
+std::string percent_decode(const std::string& text);
+
+/// `x-amz-date`'s `YYYYMMDDTHHMMSSZ` as a time point; nullopt when malformed.
+std::optional<std::chrono::system_clock::time_point> parse_amz_date(const std::string& text);
 
 /// Compares two strings in time that depends only on their lengths.
 bool constant_time_equal(const std::string& a, const std::string& b);

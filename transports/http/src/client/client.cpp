@@ -114,6 +114,8 @@ void set_blob(CURL* easy, CURLoption option, const std::string& pem) {
 /// request is invalid.
 std::string prepare(transfer& t) {
   auto& r = t.request;
+  if (r.basic_auth && !r.aws_sigv4.empty())
+    return "a request is signed with basic_auth or aws_sigv4, not both";
   for (const auto& [name, value] : r.headers) {
     if (name.empty() || has_line_break(name) || has_line_break(value) ||
         name.find(':') != std::string::npos)
@@ -153,6 +155,11 @@ std::string prepare(transfer& t) {
     curl_easy_setopt(e, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
     curl_easy_setopt(e, CURLOPT_USERNAME, r.basic_auth->first.c_str());
     curl_easy_setopt(e, CURLOPT_PASSWORD, r.basic_auth->second.c_str());
+  }
+  if (!r.aws_sigv4.empty()) {
+    curl_easy_setopt(e, CURLOPT_AWS_SIGV4, r.aws_sigv4.c_str());
+    curl_easy_setopt(e, CURLOPT_USERNAME, r.aws_credentials.first.c_str());
+    curl_easy_setopt(e, CURLOPT_PASSWORD, r.aws_credentials.second.c_str());
   }
   if (r.tls) {
     if (!r.tls->ca_certificate_pem.empty())

@@ -29,6 +29,13 @@ struct client_request {
   std::chrono::milliseconds timeout{60000};
   /// HTTP basic credentials, when set.
   std::optional<std::pair<std::string, std::string>> basic_auth;
+  /// AWS Signature Version 4 (libcurl's CURLOPT_AWS_SIGV4, `aws:amz:<region>:<service>`),
+  /// signed with `aws_credentials`; not signed when empty. The headers given are signed too
+  /// (an `X-Amz-Security-Token` among them). libcurl 7.88 does not sort the query string for
+  /// the canonical request: a signed URL's query parameters must already be in order.
+  std::string aws_sigv4;
+  /// The access key id and secret access key `aws_sigv4` signs with.
+  std::pair<std::string, std::string> aws_credentials;
   std::optional<client_tls> tls;
   /// Names of response headers to return in client_response::headers (case-insensitive);
   /// none when empty.
