@@ -42,6 +42,7 @@ struct http_sink::impl {
   std::vector<recorded_request> received;
   std::atomic<int> status{200};
   std::atomic<std::int64_t> delay_ms{0};
+  std::string body = "ok"; ///< guarded by mutex
 
   void record(recorded_request r) {
     {
@@ -97,7 +98,10 @@ struct http_sink::impl {
       res->version(message.version());
       res->result(static_cast<unsigned>(sink->status.load()));
       res->set(bhttp::field::content_type, "text/plain");
-      res->body() = "ok";
+      {
+        std::lock_guard guard{sink->mutex};
+        res->body() = sink->body;
+      }
       res->keep_alive(message.keep_alive());
       res->prepare_payload();
       bhttp::async_write(stream, *res, [self = shared_from_this(), res](const error_code& ec,
@@ -155,6 +159,11 @@ bool http_sink::wait_for(std::size_t count, std::chrono::milliseconds timeout) c
 
 void http_sink::set_status(int status) {
   impl_->status = status;
+}
+
+void http_sink::set_body(std::string body) {
+  std::lock_guard guard{impl_->mutex};
+  impl_->body = std::move(body);
 }
 
 void http_sink::set_delay(std::chrono::milliseconds delay) {
