@@ -63,10 +63,11 @@ std::optional<http::client_response> api::send(http::client_request request) {
 }
 
 std::optional<std::string> api::bearer() {
-  std::lock_guard guard{token_mutex_};
+  auto& cache = *settings_.tokens;
+  std::lock_guard guard{cache.mutex};
   auto now = std::chrono::steady_clock::now();
-  if (token_ && token_->expires - std::chrono::seconds(60) > now)
-    return token_->value;
+  if (cache.token && cache.token->expires - std::chrono::seconds(60) > now)
+    return cache.token->value;
   const auto& account = *settings_.account;
   http::client_request request;
   request.url = account.token_uri;
@@ -92,11 +93,11 @@ std::optional<std::string> api::bearer() {
     throw api_error(fmt::format("{}: {} {}", what, r->status, why), r->status, {});
   }
   try {
-    token_ = parse_token_response(r->body, now);
+    cache.token = parse_token_response(r->body, now);
   } catch (const std::invalid_argument& e) {
     throw api_error(fmt::format("{}: {}", what, e.what()), r->status, {});
   }
-  return token_->value;
+  return cache.token->value;
 }
 
 std::optional<std::string> api::call(const std::string& method, const std::string& path,
@@ -131,8 +132,8 @@ std::optional<std::string> api::call(const std::string& method, const std::strin
   }
   if (r->status / 100 != 2) {
     if (r->status == 401) {
-      std::lock_guard guard{token_mutex_};
-      token_.reset(); // fetched again on the next call
+      std::lock_guard guard{settings_.tokens->mutex};
+      settings_.tokens->token.reset(); // fetched again on the next call
     }
     throw answer_error(what, *r);
   }

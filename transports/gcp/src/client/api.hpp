@@ -25,11 +25,18 @@ public:
   std::string code; ///< Google's `error.status` (`NOT_FOUND`, `ALREADY_EXISTS` …), when given
 };
 
+/// One source's access token, shared by its api clients (setup, pulling, deletion).
+struct token_cache {
+  std::mutex mutex;
+  std::optional<access_token> token;
+};
+
 /// Where the API is and how to authenticate.
 struct api_settings {
   std::string base_url; ///< `https://pubsub.googleapis.com` or `http://<emulator host>`
   std::optional<service_account> account; ///< none: no Authorization header (the emulator)
   std::chrono::milliseconds call_timeout{30000};
+  std::shared_ptr<token_cache> tokens = std::make_shared<token_cache>();
 };
 
 /// The `https://…` or `http://<PUBSUB_EMULATOR_HOST>` root for `emulator_host` (empty: none).
@@ -62,8 +69,6 @@ private:
   std::shared_ptr<http::client> requests_;
   api_settings settings_;
   std::function<bool()> stopping_;
-  std::mutex token_mutex_;
-  std::optional<access_token> token_;
 };
 
 } // namespace ganglion::gcp::detail
