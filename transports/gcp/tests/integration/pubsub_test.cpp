@@ -1,4 +1,5 @@
-// The pubSub source against the real Pub/Sub emulator (started once for this binary): Argo's
+// The pubSub source against the real Pub/Sub emulator (started once per test process, so once
+// for the binary run alone and once per test under ctest; not for the stand-in tests): Argo's
 // subscription preparation, event data byte for byte, `:acknowledge` only after the bus
 // accepted, a refused message nacked and delivered again, deleteSubscriptionOnFinish,
 // PUBSUB_EMULATOR_HOST, an unreachable Pub/Sub; and against http_sink stand-ins, the service
@@ -26,6 +27,7 @@
 #include "kind_manifests.hpp"
 #include "pubsub_emulator.hpp"
 #include "recording_bus.hpp"
+#include "tcp_proxy.hpp"
 #include "source/event_data.hpp"
 
 using namespace ganglion;
@@ -67,7 +69,7 @@ protected:
 
   gcp::options fast() const {
     gcp::options o;
-    o.emulator_host = emulator()->host();
+    o.emulator_host = emulator() ? emulator()->host() : "";
     o.min_retry_delay = 20ms;
     o.max_retry_delay = 200ms;
     o.empty_pull_delay = 20ms;
@@ -183,8 +185,9 @@ TEST_F(pubsub, acknowledges_after_the_bus_accepted_and_a_refused_message_comes_a
   auto source = start("acks");
   bus->refuse_next(1);
   auto first = emulator()->publish(project, "topic-acks", "first");
-  // Refused, nacked (`:modifyAckDeadline` 0), delivered again at once, then accepted.
-  auto got = bus->wait_for(1);
+  // Refused, nacked (`:modifyAckDeadline` 0), delivered again at once (well before the 10 s
+  // ack deadline would bring it back), then accepted.
+  auto got = bus->wait_for(1, 5s);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(bus->refused(), 1u);
   EXPECT_NE(got[0].data.find(R"("id":")" + first + "\""), std::string::npos);
@@ -266,16 +269,30 @@ TEST_F(pubsub, unreachable_pubsub_is_an_error_with_the_reason_never_a_hot_loop) 
             std::string::npos)
     << error;
 
-  // Lost while running: retried with backoff, then the source fails with the reason.
-  test::pubsub_emulator own;
+  // Cut while running: retried with backoff, and delivering again once Pub/Sub is back.
+  test::tcp_proxy line{emulator()->port()};
   opts = fast();
-  opts.emulator_host = own.host();
+  opts.emulator_host = line.address();
+  auto& back = add("back");
+  back.topic = "topic-back";
+  back.subscription_id = "sub-back";
+  auto source = start("back", opts);
+  line.drop();
+  emulator()->publish(project, "topic-back", "while down");
+  EXPECT_FALSE(test::eventually([&] { return bus->size() > 0; }, 500ms));
+  line.restore();
+  // At once, or after the ack deadline (10 s) when the emulator had handed it to a cut pull.
+  EXPECT_EQ(bus->wait_for(1, 15s).size(), 1u);
+  EXPECT_EQ(failed(), "");
+  source.reset();
+
+  // Lost for longer than lost_after: the source fails with the reason.
   opts.lost_after = 1s;
   auto& e = add("lost");
   e.topic = "topic-lost";
   e.subscription_id = "sub-lost";
-  auto source = start("lost", opts);
-  own.stop();
+  source = start("lost", opts);
+  line.drop();
   ASSERT_TRUE(test::eventually([&] { return !failed().empty(); }, 15s));
   EXPECT_NE(failed().find("pubSub source gcp/lost: Pub/Sub failing for "), std::string::npos)
     << failed();
@@ -284,9 +301,16 @@ TEST_F(pubsub, unreachable_pubsub_is_an_error_with_the_reason_never_a_hot_loop) 
     << failed();
 }
 
+/// The tests that need no emulator (it is not started for them).
+class pubsub_stand_in : public pubsub {
+protected:
+  static void SetUpTestSuite() {}
+  void SetUp() override { es.metadata.name = "gcp"; }
+};
+
 // The service account path, against two stand-ins: http_sink as Google's token endpoint (it
 // records the JWT-bearer request) and as the Pub/Sub API (it records the bearer token).
-TEST_F(pubsub, a_service_account_key_is_exchanged_for_a_token_sent_as_bearer) {
+TEST_F(pubsub_stand_in, a_service_account_key_is_exchanged_for_a_token_sent_as_bearer) {
   test::http_sink token_endpoint;
   token_endpoint.set_body(R"({"access_token":"ya29.test","expires_in":3600,"token_type":"Bearer"})");
   test::http_sink api;
@@ -335,7 +359,7 @@ TEST_F(pubsub, a_service_account_key_is_exchanged_for_a_token_sent_as_bearer) {
     EXPECT_EQ(call.header("Authorization"), "Bearer ya29.test") << call.target;
 }
 
-TEST_F(pubsub, without_credentials_or_emulator_the_source_says_why) {
+TEST_F(pubsub_stand_in, without_credentials_or_emulator_the_source_says_why) {
   add("nocreds").subscription_id = "sub-nocreds";
   auto opts = fast();
   opts.emulator_host = "";

@@ -22,8 +22,8 @@ TEST(gcp_spec_rules, pubsub_source_rules) {
                              "server for it"));
   EXPECT_TRUE(has_diagnostic(r, "spec.pubSub.m.projectID", position_of(yaml, "projectID"),
                              "projectID \"p/x\" may hold only letters, digits and"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.pubSub.m.credentialSecret",
-                             position_of(yaml, "credentialSecret"), "key"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.pubSub.m.credentialSecret.key",
+                             position_of(yaml, "credentialSecret"), "key is required"));
   for (const auto& d : r.diagnostics)
     EXPECT_NE(d.path, "spec.pubSub.m") << d.to_string();
 }
