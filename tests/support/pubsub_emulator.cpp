@@ -26,7 +26,7 @@ std::string pubsub_emulator_script(std::string& why) {
       return path.string();
   }
   why = "the Pub/Sub emulator is not installed (gcloud's pubsub-emulator component, Debian "
-          "package google-cloud-cli-pubsub-emulator)";
+        "package google-cloud-cli-pubsub-emulator)";
   return {};
 }
 
@@ -35,8 +35,8 @@ pubsub_emulator::pubsub_emulator() : port_(free_port()) {
   auto script = pubsub_emulator_script(why);
   if (script.empty())
     throw std::runtime_error(why);
-  process_ = std::make_unique<child_process>(std::vector<std::string>{
-    script, "--host=127.0.0.1", "--port=" + std::to_string(port_)});
+  process_ = std::make_unique<child_process>(
+    std::vector<std::string>{script, "--host=127.0.0.1", "--port=" + std::to_string(port_)});
   wait_until_accepting(*process_, std::vector<std::uint16_t>{port_}, "pubsub emulator",
                        std::chrono::seconds(60));
 }
@@ -55,15 +55,15 @@ void pubsub_emulator::stop() {
 
 std::string pubsub_emulator::call(const std::string& method, const std::string& path,
                                   const std::string& body, long* status) {
-  auto r = http_request(method, "http://" + host() + path, body,
-                        {"Content-Type: application/json"});
+  auto r =
+    http_request(method, "http://" + host() + path, body, {"Content-Type: application/json"});
   if (status) {
     *status = r.status;
     return r.body;
   }
   if (r.status != 200)
-    throw std::runtime_error(method + " " + path + ": " + std::to_string(r.status) + " "
-                             + r.body + r.error);
+    throw std::runtime_error(method + " " + path + ": " + std::to_string(r.status) + " " + r.body
+                             + r.error);
   return r.body;
 }
 
@@ -108,8 +108,10 @@ std::vector<pulled_message> pubsub_emulator::pull_now(const std::string& project
   for (const auto& r : j.value("receivedMessages", nlohmann::json::array())) {
     const auto& m = r.at("message");
     bool ok = true;
-    pulled_message p{r.value("ackId", ""), m.value("messageId", ""),
-                     kube::base64_decode(m.value("data", ""), ok), {}};
+    pulled_message p{r.value("ackId", ""),
+                     m.value("messageId", ""),
+                     kube::base64_decode(m.value("data", ""), ok),
+                     {}};
     for (const auto& [k, v] : m.value("attributes", nlohmann::json::object()).items())
       p.attributes[k] = v.get<std::string>();
     out.push_back(std::move(p));

@@ -47,11 +47,9 @@ public:
   void create_subscription(const std::string& project, const std::string& sub,
                            const std::string& topic_name);
   /// The subscription's `topic`, nullopt when it does not exist (404). Throws otherwise.
-  std::optional<std::string> subscription_topic(const std::string& project,
-                                                const std::string& sub);
+  std::optional<std::string> subscription_topic(const std::string& project, const std::string& sub);
   /// Publishes one message (`data` raw bytes, base64-encoded here) and returns its ID. Throws.
-  std::string publish(const std::string& project, const std::string& topic,
-                      const std::string& data,
+  std::string publish(const std::string& project, const std::string& topic, const std::string& data,
                       const std::map<std::string, std::string>& attributes = {});
   /// `:pull` with returnImmediately: what is deliverable now (acknowledged by none). Throws.
   std::vector<pulled_message> pull_now(const std::string& project, const std::string& sub);

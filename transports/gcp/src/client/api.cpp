@@ -25,14 +25,13 @@ api_error answer_error(const std::string& what, const http::client_response& r) 
   }
   if (message.empty())
     message = r.body.substr(0, 200);
-  return api_error(fmt::format("{}: {} {}{}", what, r.status, code.empty() ? "" : code + ": ",
-                               message),
-                   r.status, code);
+  return api_error(
+    fmt::format("{}: {} {}{}", what, r.status, code.empty() ? "" : code + ": ", message), r.status,
+    code);
 }
 
 bool is_timeout(const std::string& error) {
-  return error.find("timed out") != std::string::npos
-         || error.find("Timeout") != std::string::npos;
+  return error.find("timed out") != std::string::npos || error.find("Timeout") != std::string::npos;
 }
 
 } // namespace
@@ -46,8 +45,8 @@ std::string api_root(const std::string& api_url, const std::string& emulator_hos
 
 api::api(std::shared_ptr<http::client> requests, api_settings settings,
          std::function<bool()> stopping)
-  : requests_(std::move(requests)), settings_(std::move(settings)),
-    stopping_(std::move(stopping)) {}
+  : requests_(std::move(requests)), settings_(std::move(settings)), stopping_(std::move(stopping)) {
+}
 
 std::optional<http::client_response> api::send(http::client_request request) {
   auto answer = std::make_shared<std::promise<http::client_response>>();

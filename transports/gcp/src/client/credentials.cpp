@@ -30,8 +30,8 @@ service_account parse_service_account(std::string_view json) {
   if (type != "service_account")
     throw std::invalid_argument("the credentials are of type \"" + type
                                 + "\": only a service account key (\"service_account\") runs");
-  service_account out{field(j, "client_email"), field(j, "private_key"),
-                      field(j, "private_key_id"), field(j, "token_uri")};
+  service_account out{field(j, "client_email"), field(j, "private_key"), field(j, "private_key_id"),
+                      field(j, "token_uri")};
   if (out.client_email.empty())
     throw std::invalid_argument("the service account key has no client_email");
   if (out.private_key.empty())
@@ -63,9 +63,8 @@ std::string token_assertion(const service_account& account,
     header += ",\"kid\":" + quoted(account.private_key_id);
   header += '}';
   auto claims = "{\"iss\":" + quoted(account.client_email) + ",\"scope\":" + quoted(pubsub_scopes)
-                + ",\"aud\":" + quoted(account.token_uri)
-                + ",\"exp\":" + std::to_string(issued + 3600)
-                + ",\"iat\":" + std::to_string(issued) + "}";
+                + ",\"aud\":" + quoted(account.token_uri) + ",\"exp\":"
+                + std::to_string(issued + 3600) + ",\"iat\":" + std::to_string(issued) + "}";
   return dsl::sign_rs256_jwt(header, claims, account.private_key,
                              "a service account key signs with RS256");
 }

@@ -37,8 +37,7 @@ std::optional<bool> subscription_exists(api& pubsub, const std::string& subscrip
       return false;
     if (e.status == 200)
       throw;
-    throw api_error("failed to test permission for subscription " + subscription + ", "
-                      + e.what(),
+    throw api_error("failed to test permission for subscription " + subscription + ", " + e.what(),
                     e.status, e.code);
   }
 }

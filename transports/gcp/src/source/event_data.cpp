@@ -53,8 +53,8 @@ std::optional<dsl::go_time_point> parse_rfc3339(std::string_view t) {
   year_month_day date{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}};
   if (at != t.size() || !date.ok() || h > 23 || mi > 59 || s > 59)
     return std::nullopt;
-  return dsl::go_time_point{sys_days{date}.time_since_epoch() + hours{h} + minutes{mi}
-                            + seconds{s} - minutes{offset_minutes} + nanoseconds{nanos}};
+  return dsl::go_time_point{sys_days{date}.time_since_epoch() + hours{h} + minutes{mi} + seconds{s}
+                            - minutes{offset_minutes} + nanoseconds{nanos}};
 }
 
 std::uint32_t fnv32a(std::string_view text) {

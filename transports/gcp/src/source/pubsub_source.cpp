@@ -94,9 +94,9 @@ public:
       api setup(requests_, settings_, [] { return false; });
       detail::prepare_subscription(setup, names, !emulator.empty());
     } catch (const api_error& e) {
-      throw core::source_error(fmt::format(
-        "{}: failed to prepare client or subscription for {}, {}", name_, ctx.event_name,
-        e.what()));
+      throw core::source_error(
+        fmt::format("{}: failed to prepare client or subscription for {}, {}", name_,
+                    ctx.event_name, e.what()));
     }
 
     detail::puller_target target{name_,          subscription_,  ctx.event_source_name,

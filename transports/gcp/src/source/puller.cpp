@@ -72,11 +72,10 @@ void puller::run() {
         failing_since = now;
       auto down = now - *failing_since;
       if (permanent(e) || down >= opts_.lost_after) {
-        auto reason =
-          permanent(e)
-            ? fmt::format("{}: {}", target_.name, e.what())
-            : fmt::format("{}: Pub/Sub failing for {:.1f} s: {}", target_.name,
-                          std::chrono::duration<double>(down).count(), e.what());
+        auto reason = permanent(e)
+                        ? fmt::format("{}: {}", target_.name, e.what())
+                        : fmt::format("{}: Pub/Sub failing for {:.1f} s: {}", target_.name,
+                                      std::chrono::duration<double>(down).count(), e.what());
         spdlog::error("{}", reason);
         if (target_.fail)
           target_.fail(reason);
@@ -84,8 +83,7 @@ void puller::run() {
       }
       std::uint64_t held_back = 0;
       if (error_log_.allow(held_back))
-        spdlog::warn("{}: {}; retrying{}", target_.name, e.what(),
-                     core::held_back_note(held_back));
+        spdlog::warn("{}: {}; retrying{}", target_.name, e.what(), core::held_back_note(held_back));
     }
     if (!pause(retry))
       return;
@@ -212,8 +210,7 @@ void puller::settle(const std::vector<std::string>& ids, bool nack) {
   nlohmann::json body{{"ackIds", ids}};
   if (nack)
     body["ackDeadlineSeconds"] = 0;
-  auto path =
-    "/v1/" + target_.subscription + (nack ? ":modifyAckDeadline" : ":acknowledge");
+  auto path = "/v1/" + target_.subscription + (nack ? ":modifyAckDeadline" : ":acknowledge");
   try {
     api_->call("POST", path, body.dump());
   } catch (const api_error& e) {

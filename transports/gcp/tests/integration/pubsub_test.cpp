@@ -27,8 +27,8 @@
 #include "kind_manifests.hpp"
 #include "pubsub_emulator.hpp"
 #include "recording_bus.hpp"
-#include "tcp_proxy.hpp"
 #include "source/event_data.hpp"
+#include "tcp_proxy.hpp"
 
 using namespace ganglion;
 using namespace std::chrono_literals;
@@ -151,10 +151,10 @@ TEST_F(pubsub, creates_topic_and_derived_subscription_and_publishes_argos_event_
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].type, "pubsub"); // Argo's EventSourceType PubSubEvent
   EXPECT_EQ(got[0].subject, "created");
-  EXPECT_EQ(got[0].data, R"({"id":")" + id + R"(","body":"aP9pCg==","attributes":{)"
-                           R"("a":"\u003c\u0026\u003e","z":"last"},"publishTime":")"
-                           + publish_time_of(got[0].data)
-                           + R"(","metadata":{"team":"a\u003cb"}})");
+  EXPECT_EQ(got[0].data, R"({"id":")" + id
+                           + R"(","body":"aP9pCg==","attributes":{)"
+                             R"("a":"\u003c\u0026\u003e","z":"last"},"publishTime":")"
+                           + publish_time_of(got[0].data) + R"(","metadata":{"team":"a\u003cb"}})");
 }
 
 TEST_F(pubsub, json_body_from_an_existing_subscription_named_without_topic) {
@@ -169,8 +169,9 @@ TEST_F(pubsub, json_body_from_an_existing_subscription_named_without_topic) {
   auto not_json = emulator()->publish(project, "topic-json", "not json");
   auto got = bus->wait_for(1);
   ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].data, R"({"id":")" + id + R"(","body":{"a":[1,"\u003c"]},"attributes":null,)"
-                           R"("publishTime":")"
+  EXPECT_EQ(got[0].data, R"({"id":")" + id
+                           + R"(","body":{"a":[1,"\u003c"]},"attributes":null,)"
+                             R"("publishTime":")"
                            + publish_time_of(got[0].data) + R"("})");
   // The message that is not JSON is not acknowledged (Argo nacks it; ganglion lets its ack
   // deadline pass, so a poison message is not redelivered in a tight loop): never an event.
@@ -312,7 +313,8 @@ protected:
 // records the JWT-bearer request) and as the Pub/Sub API (it records the bearer token).
 TEST_F(pubsub_stand_in, a_service_account_key_is_exchanged_for_a_token_sent_as_bearer) {
   test::http_sink token_endpoint;
-  token_endpoint.set_body(R"({"access_token":"ya29.test","expires_in":3600,"token_type":"Bearer"})");
+  token_endpoint.set_body(
+    R"({"access_token":"ya29.test","expires_in":3600,"token_type":"Bearer"})");
   test::http_sink api;
   api.set_body(R"({"permissions":["pubsub.subscriptions.consume"]})");
   auto keys = test::make_rsa_key_pair();
@@ -346,8 +348,9 @@ TEST_F(pubsub_stand_in, a_service_account_key_is_exchanged_for_a_token_sent_as_b
   auto c = nlohmann::json::parse(claims);
   EXPECT_EQ(c["iss"], "svc@proj-test.iam.gserviceaccount.com");
   EXPECT_EQ(c["aud"], token_endpoint.url("/token"));
-  EXPECT_EQ(c["scope"],
-            "https://www.googleapis.com/auth/pubsub https://www.googleapis.com/auth/cloud-platform");
+  EXPECT_EQ(
+    c["scope"],
+    "https://www.googleapis.com/auth/pubsub https://www.googleapis.com/auth/cloud-platform");
 
   auto calls = api.requests();
   EXPECT_EQ(calls[0].method, "POST");

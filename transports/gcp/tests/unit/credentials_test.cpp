@@ -83,8 +83,8 @@ TEST(gcp_credentials, a_key_that_is_not_rsa_pem_cannot_sign) {
 
 TEST(gcp_credentials, the_token_answer_is_read) {
   auto now = std::chrono::steady_clock::now();
-  auto t = parse_token_response(R"({"access_token":"ya29.x","expires_in":120,"token_type":"Bearer"})",
-                                now);
+  auto t = parse_token_response(
+    R"({"access_token":"ya29.x","expires_in":120,"token_type":"Bearer"})", now);
   EXPECT_EQ(t.value, "ya29.x");
   EXPECT_EQ(t.expires, now + std::chrono::seconds(120));
   EXPECT_THROW(parse_token_response(R"({"error":"invalid_grant"})", now), std::invalid_argument);

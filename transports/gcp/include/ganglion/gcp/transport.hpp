@@ -49,8 +49,7 @@ struct options {
 /// once the bus accepted it and nacks it (`:modifyAckDeadline` 0, as Argo's Nack) when the bus
 /// refused, so Pub/Sub delivers it again. Requests go through `requests` (the shared libcurl
 /// client). Throws core::source_error when the subscription cannot be prepared.
-core::source_factory make_source_factory(std::shared_ptr<http::client> requests,
-                                         options opts = {});
+core::source_factory make_source_factory(std::shared_ptr<http::client> requests, options opts = {});
 
 /// The pubSub source's check step: the spec's rules. Reads no secret, connects to nothing.
 std::vector<std::string> check_source(const core::source_context& ctx);
