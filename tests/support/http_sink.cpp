@@ -43,6 +43,13 @@ struct http_sink::impl {
   std::atomic<int> status{200};
   std::atomic<std::int64_t> delay_ms{0};
   sink_handler handler;
+  std::string body = "ok"; ///< guarded by mutex
+
+  /// The fixed status and body, when no handler answers.
+  sink_answer fixed_answer() {
+    std::lock_guard guard{mutex};
+    return sink_answer{status.load(), body};
+  }
 
   void record(recorded_request r) {
     {
@@ -84,7 +91,7 @@ struct http_sink::impl {
       for (const auto& field : message)
         r.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
       r.at = std::chrono::steady_clock::now();
-      answer = sink->handler ? sink->handler(r) : sink_answer{sink->status.load(), "ok"};
+      answer = sink->handler ? sink->handler(r) : sink->fixed_answer();
       sink->record(std::move(r));
       timer.expires_after(std::chrono::milliseconds{sink->delay_ms.load()});
       timer.async_wait([self = shared_from_this()](const error_code& ec) {
@@ -158,6 +165,11 @@ bool http_sink::wait_for(std::size_t count, std::chrono::milliseconds timeout) c
 
 void http_sink::set_status(int status) {
   impl_->status = status;
+}
+
+void http_sink::set_body(std::string body) {
+  std::lock_guard guard{impl_->mutex};
+  impl_->body = std::move(body);
 }
 
 void http_sink::set_delay(std::chrono::milliseconds delay) {

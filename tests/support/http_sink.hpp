@@ -37,8 +37,8 @@ struct sink_answer {
 using sink_handler = std::function<sink_answer(const recorded_request&)>;
 
 /// A real HTTP/1.1 server on 127.0.0.1 that records every request and answers with a fixed
-/// status (body `ok`) after an optional delay. Runs on its own thread; serves connections
-/// concurrently.
+/// status and body (`ok` unless set_body) after an optional delay. Runs on its own thread;
+/// serves connections concurrently.
 class http_sink {
 public:
   /// Starts listening on a free port.
@@ -58,6 +58,8 @@ public:
   bool wait_for(std::size_t count, std::chrono::milliseconds timeout) const;
   /// The status of later responses.
   void set_status(int status);
+  /// The body of later responses.
+  void set_body(std::string body);
   /// How long later responses are held back.
   void set_delay(std::chrono::milliseconds delay);
   /// Later responses come from `handler` (a provider API stand-in) instead of the fixed status;

@@ -141,13 +141,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "channelKey", p, cx);
        check_tls(s, p, cx);
      }},
-    {"pubSub",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       if (!text(s, "topicProjectID").empty() && text(s, "topic").empty())
-         cx.error(child_path(p, "topicProjectID"), "topicProjectID needs topic");
-       if (text(s, "topic").empty() && text(s, "subscriptionID").empty())
-         cx.error(p, "a pubSub event needs topic or subscriptionID");
-     }},
     {"github",
      [](const json& s, const std::string& p, const load_context& cx) {
        bool repos = non_empty_list(s, "repositories")
