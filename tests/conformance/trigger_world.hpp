@@ -3,7 +3,8 @@
 // The local stand-ins for what the Argo corpus Sensors' triggers talk to (corpus_triggers_test):
 // the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster, a GitHub
 // stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint, a
-// `triggers.Trigger` server for custom triggers (with gRPC); how a
+// `triggers.Trigger` server for custom triggers (with gRPC), an SMTP server (aiosmtpd, with the
+// email kind); how a
 // Sensor's addresses are rewritten to them, and how a trigger's effect is checked there.
 
 #include <initializer_list>
@@ -21,6 +22,7 @@
 #include "local_github.hpp"
 #include "nats_server.hpp"
 #include "s3/s3_server.hpp"
+#include "smtp_server.hpp"
 
 namespace ganglion::test::corpus {
 
@@ -47,6 +49,8 @@ public:
   /// The secrets directory (`<dir>/<name>/<key>`).
   const std::string& secrets_dir() const noexcept { return secrets_dir_; }
   kube::api_server& api() noexcept { return api_; }
+  /// The SMTP server's certificate, for `--smtp-ca-file`; empty without the email kind.
+  std::string smtp_ca_file() const;
 
   /// Rewrites the addresses of `sensor`'s triggers to the local servers (`http.url`,
   /// `http.serverURL`, `nats.url`, `kafka.url`; a `file` source's path to a temporary file
@@ -58,7 +62,8 @@ public:
   /// server, the object an `s3` source names in the S3 endpoint (with its keys as the
   /// secrets), each holding Argo's hello-world Workflow; an object of a fixed name that a
   /// trigger creates is removed first. A `custom` trigger's `serverURL` → the local
-  /// `triggers.Trigger` server (prepare_custom).
+  /// `triggers.Trigger` server (prepare_custom). An `email` trigger's host and port → the SMTP
+  /// server (prepare_email).
   void prepare(YAML::Node sensor);
 
   /// What the events of the Sensor last prepared must hold (dependency → data path → value):
@@ -95,6 +100,11 @@ private:
   /// object there and writes its keys into the secrets directory.
   void prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind);
 
+  /// Points the `email` trigger `email` (of trigger `trigger`) at the SMTP server, writes its
+  /// `smtpPassword` secret (the server's password) and notes the recipient an event gives
+  /// through a template parameter to `email.to` (event_data).
+  void prepare_email(const YAML::Node& trigger, YAML::Node email);
+
   /// Puts the object a `submit-from` names (`reference`: apiVersion, kind, metadata) into the
   /// API server, running Argo's hello-world Workflow.
   void put_existing(const YAML::Node& reference);
@@ -112,6 +122,8 @@ private:
   std::string kubeconfig_;
   std::string secrets_dir_;
   std::size_t http_seen_ = 0;
+  std::unique_ptr<smtp_server> smtp_;
+  std::size_t smtp_seen_ = 0;
   std::unique_ptr<nats_reader> nats_reader_;
   std::unique_ptr<custom_server> custom_;
 };
