@@ -23,7 +23,7 @@ TEST(email_spec_mapping, email_trigger_fields_are_modelled) {
                             "    - template:\n        name: b\n        email: {host: h}\n"));
   ASSERT_TRUE(clean(r)) << dump(r);
   const auto& s = only<sensor>(r);
-  const auto& a = action_spec<email::trigger_spec>(s.triggers.at(0).template_);
+  const auto& a = action_spec<email::trigger_spec>(s.spec.triggers.at(0).template_);
   EXPECT_EQ(a.username, "mailer");
   ASSERT_TRUE(a.smtp_password);
   EXPECT_EQ(a.smtp_password->name, "smtp");
@@ -34,8 +34,8 @@ TEST(email_spec_mapping, email_trigger_fields_are_modelled) {
   EXPECT_EQ(a.from, "bot@example.com");
   EXPECT_EQ(a.subject, "Hi");
   EXPECT_EQ(a.body, "Hello");
-  EXPECT_EQ(s.triggers.at(0).template_.actions.front().parameters.size(), 1u);
-  const auto& b = action_spec<email::trigger_spec>(s.triggers.at(1).template_);
+  EXPECT_EQ(s.spec.triggers.at(0).template_.actions.front().parameters.size(), 1u);
+  const auto& b = action_spec<email::trigger_spec>(s.spec.triggers.at(1).template_);
   EXPECT_EQ(b.port, 0);
   EXPECT_FALSE(b.smtp_password);
   EXPECT_TRUE(b.to.empty());

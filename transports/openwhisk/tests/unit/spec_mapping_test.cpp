@@ -24,7 +24,7 @@ TEST(openwhisk_spec_mapping, openwhisk_trigger_fields_are_modelled) {
                             "          authToken: {name: ow, key: token}\n          payload: []\n"));
   ASSERT_TRUE(clean(r)) << dump(r);
   const auto& s = only<sensor>(r);
-  const auto& a = action_spec<openwhisk::trigger_spec>(s.triggers.at(0).template_);
+  const auto& a = action_spec<openwhisk::trigger_spec>(s.spec.triggers.at(0).template_);
   EXPECT_EQ(a.host, "https://ow.example:3233");
   EXPECT_EQ(a.version, "v2");
   EXPECT_EQ(a.namespace_, "guest");
@@ -32,8 +32,8 @@ TEST(openwhisk_spec_mapping, openwhisk_trigger_fields_are_modelled) {
   EXPECT_EQ(a.auth_token->name, "ow");
   EXPECT_EQ(a.auth_token->key, "token");
   EXPECT_EQ(a.action_name, "hello");
-  EXPECT_EQ(s.triggers.at(0).template_.actions.front().payload.size(), 1u);
-  const auto& b = action_spec<openwhisk::trigger_spec>(s.triggers.at(1).template_);
+  EXPECT_EQ(s.spec.triggers.at(0).template_.actions.front().payload.size(), 1u);
+  const auto& b = action_spec<openwhisk::trigger_spec>(s.spec.triggers.at(1).template_);
   EXPECT_EQ(b.version, "v1");
   EXPECT_EQ(b.namespace_, "_");
 }
