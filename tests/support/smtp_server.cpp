@@ -60,10 +60,10 @@ smtp_server::smtp_server(smtp_server_options options) : port_(free_port()), dir_
   write_self_signed_certificate(dir_);
   write_file(dir_ + "/mail/.keep", "");
   write_file(dir_ + "/smtp_server.py", script);
-  process_ = std::make_unique<child_process>(std::vector<std::string>{
-    "/usr/bin/python3", dir_ + "/smtp_server.py", std::to_string(port_), dir_ + "/cert.pem",
-    dir_ + "/key.pem", options.user, options.password, dir_ + "/mail",
-    options.require_starttls ? "1" : "0"});
+  process_ = std::make_unique<child_process>(
+    std::vector<std::string>{"/usr/bin/python3", dir_ + "/smtp_server.py", std::to_string(port_),
+                             dir_ + "/cert.pem", dir_ + "/key.pem", options.user, options.password,
+                             dir_ + "/mail", options.require_starttls ? "1" : "0"});
   wait_until_accepting(*process_, port_, "aiosmtpd (python3-aiosmtpd)");
 }
 

@@ -37,7 +37,8 @@ bool starts_with(const std::string& text, const std::string& head) {
 }
 
 bool ends_with(const std::string& text, const std::string& tail) {
-  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  return text.size() >= tail.size()
+         && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 } // namespace
@@ -124,7 +125,10 @@ std::string notification_line(const std::string& bucket, const std::string& key,
         {"ownerIdentity", {{"principalId", "AKIAGANGLIONTEST"}}},
         {"arn", "arn:aws:s3:::" + bucket}}},
       {"object", object}}},
-    {"source", {{"host", "127.0.0.1"}, {"port", ""}, {"userAgent", "MinIO (linux; amd64) minio-go/v7.0.70"}}}};
+    {"source",
+     {{"host", "127.0.0.1"},
+      {"port", ""},
+      {"userAgent", "MinIO (linux; amd64) minio-go/v7.0.70"}}}};
   return nlohmann::ordered_json{{"Records", nlohmann::ordered_json::array({record})}}.dump();
 }
 
@@ -141,16 +145,16 @@ struct listen_hub::stream_state : std::enable_shared_from_this<stream_state> {
     if (queue.empty() || closed)
       return;
     auto chunk = std::make_shared<std::string>(queue.front());
-    asio::async_write(stream.socket(), bhttp::make_chunk(asio::buffer(*chunk)),
-                      [self = shared_from_this(), chunk](const boost::system::error_code& ec,
-                                                         std::size_t) {
-                        self->queue.pop_front();
-                        if (ec) {
-                          self->closed = true;
-                          return;
-                        }
-                        self->write_next();
-                      });
+    asio::async_write(
+      stream.socket(), bhttp::make_chunk(asio::buffer(*chunk)),
+      [self = shared_from_this(), chunk](const boost::system::error_code& ec, std::size_t) {
+        self->queue.pop_front();
+        if (ec) {
+          self->closed = true;
+          return;
+        }
+        self->write_next();
+      });
   }
 
   beast::tcp_stream stream;
@@ -166,14 +170,14 @@ void listen_hub::adopt(beast::tcp_stream stream, unsigned version, listen_filter
   res->set(bhttp::field::content_type, "application/json");
   res->chunked(true);
   auto serializer = std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*res);
-  bhttp::async_write_header(state->stream, *serializer,
-                            [this, state, res, serializer](const boost::system::error_code& ec,
-                                                           std::size_t) {
-                              if (ec)
-                                return;
-                              streams_.push_back(state);
-                              count_ = streams_.size();
-                            });
+  bhttp::async_write_header(
+    state->stream, *serializer,
+    [this, state, res, serializer](const boost::system::error_code& ec, std::size_t) {
+      if (ec)
+        return;
+      streams_.push_back(state);
+      count_ = streams_.size();
+    });
 }
 
 void listen_hub::publish(const std::string& bucket, const std::string& key,

@@ -14,8 +14,8 @@ void check_trigger(const trigger_spec& spec, const dsl::spec_check_input& in) {
   if (spec.port < 0 || spec.port > 65535)
     cx.error(child_path(path, "port"), "port must be between 0 and 65535");
   check_secret(spec.smtp_password, child_path(path, "smtpPassword"), cx);
-  validate_parameters(in.action->parameters, child_path(path, "parameters"), false, *in.scope,
-                      cx, "email.parameters");
+  validate_parameters(in.action->parameters, child_path(path, "parameters"), false, *in.scope, cx,
+                      "email.parameters");
 }
 
 } // namespace ganglion::email::detail

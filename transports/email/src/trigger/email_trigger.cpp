@@ -25,8 +25,7 @@ detail::email_fields model_fields(const trigger_spec& spec) {
 class email_executor final : public core::trigger_executor {
 public:
   email_executor(const options& opts, const core::trigger_context& ctx)
-    : ca_file_(opts.ca_file),
-      parameterized_(core::resource_parameterized(*ctx.manifest)),
+    : ca_file_(opts.ca_file), parameterized_(core::resource_parameterized(*ctx.manifest)),
       fixed_(model_fields(core::spec_of<trigger_spec>(ctx))) {
     if (const auto& secret = core::spec_of<trigger_spec>(ctx).smtp_password)
       password_ = core::read_trigger_secret(ctx, *secret, "email.smtpPassword");
@@ -43,9 +42,8 @@ public:
       done(core::trigger_outcome{false, e.what(), {}});
       return;
     }
-    boost::asio::post(pool_, [this, fields = std::move(fields), done = std::move(done)] {
-      done(send(fields));
-    });
+    boost::asio::post(
+      pool_, [this, fields = std::move(fields), done = std::move(done)] { done(send(fields)); });
   }
 
   std::string preview(const core::trigger_invocation& invocation) override {
@@ -53,8 +51,8 @@ public:
     detail::check_fields(fields);
     std::string out;
     for (const auto& to : fields.to)
-      out += fmt::format("SMTP {}:{} MAIL FROM:<{}> RCPT TO:<{}>\n{}\n", fields.host,
-                         fields.port, detail::sender_address(fields.from), to,
+      out += fmt::format("SMTP {}:{} MAIL FROM:<{}> RCPT TO:<{}>\n{}\n", fields.host, fields.port,
+                         detail::sender_address(fields.from), to,
                          detail::build_message(fields, to, detail::rfc1123z_now()));
     return out;
   }

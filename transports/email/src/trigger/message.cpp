@@ -76,8 +76,8 @@ void check_fields(const email_fields& f) {
   if (f.port < 1 || f.port > 65535)
     throw std::runtime_error(fmt::format("port {} is not an SMTP server's port", f.port));
   if (f.to.size() > max_recipients)
-    throw std::runtime_error(fmt::format("{} recipients; ganglion sends to {} at most",
-                                         f.to.size(), max_recipients));
+    throw std::runtime_error(
+      fmt::format("{} recipients; ganglion sends to {} at most", f.to.size(), max_recipients));
   if (f.body.size() > max_body)
     throw std::runtime_error(
       fmt::format("body of {} bytes; ganglion sends {} at most", f.body.size(), max_body));
@@ -98,7 +98,8 @@ bool valid_recipient(std::string_view address) {
   if (last_dot == std::string_view::npos)
     return false;
   auto top = domain.substr(last_dot + 1);
-  if (top.size() < 2 || top.size() > 4 || !all_of(top, [](char c) { return word_char(c) || c == '-'; }))
+  if (top.size() < 2 || top.size() > 4
+      || !all_of(top, [](char c) { return word_char(c) || c == '-'; }))
     return false;
   auto labels = domain.substr(0, last_dot);
   for (std::size_t start = 0;;) {

@@ -44,8 +44,8 @@ protected:
   }
 
   json spec_json() const {
-    return json{{"host", spec.host},   {"port", spec.port},       {"username", spec.username},
-                {"to", spec.to},       {"from", spec.from},       {"subject", spec.subject},
+    return json{{"host", spec.host}, {"port", spec.port}, {"username", spec.username},
+                {"to", spec.to},     {"from", spec.from}, {"subject", spec.subject},
                 {"body", spec.body}};
   }
 
@@ -105,8 +105,7 @@ TEST_F(email_trigger_test, sends_over_starttls_with_auth) {
   EXPECT_NE(headers.find("\r\nTo: ada@example.com\r\n"), std::string::npos);
   EXPECT_NE(headers.find("\r\nSubject: Hello There\r\n"), std::string::npos);
   EXPECT_NE(headers.find("\r\nContent-Type: text/plain; charset=UTF-8\r\n"), std::string::npos);
-  EXPECT_NE(headers.find("\r\nContent-Transfer-Encoding: quoted-printable\r\n"),
-            std::string::npos);
+  EXPECT_NE(headers.find("\r\nContent-Transfer-Encoding: quoted-printable\r\n"), std::string::npos);
   EXPECT_EQ(m.data.substr(body_at + 4), "Hi,\r\n\r\n\tHello There.\r\n");
 }
 
@@ -142,8 +141,7 @@ TEST_F(email_trigger_test, template_parameters_fill_to_and_body_without_header_i
   EXPECT_NE(m.data.find("\r\nSubject: =?UTF-8?q?Grace=0D=0ABcc:_evil@example.com?=\r\n"),
             std::string::npos)
     << m.data;
-  EXPECT_EQ(m.data.substr(0, m.data.find("\r\n\r\n")).find("Bcc: "), std::string::npos)
-    << m.data;
+  EXPECT_EQ(m.data.substr(0, m.data.find("\r\n\r\n")).find("Bcc: "), std::string::npos) << m.data;
   EXPECT_NE(m.data.find("\r\n\r\nHi Grace\r\nBcc: evil@example.com, bye."), std::string::npos)
     << m.data;
 }

@@ -61,8 +61,8 @@ TEST(email_message, sender_address_of_a_from_value) {
 }
 
 TEST(email_message, the_message_gomail_writes) {
-  email_fields f{"h", 587, "u", {"to@example.com"}, "bot@example.com", "Hello There",
-                 "Hi ada,\n\nbye"};
+  email_fields f{
+    "h", 587, "u", {"to@example.com"}, "bot@example.com", "Hello There", "Hi ada,\n\nbye"};
   EXPECT_EQ(build_message(f, "to@example.com", "Sat, 05 Dec 2026 17:00:00 +0000"),
             "Mime-Version: 1.0\r\n"
             "Date: Sat, 05 Dec 2026 17:00:00 +0000\r\n"

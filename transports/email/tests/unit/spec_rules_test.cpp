@@ -9,12 +9,12 @@ using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
 TEST(email_spec_rules, email_trigger_rules) {
-  auto yaml = sensor_yaml(
-    "    - template:\n        name: a\n        email:\n          port: 70000\n"
-    "          smtpPassword: {name: smtp}\n"
-    "          parameters:\n            - src: {dependencyName: nope, dataKey: x}\n"
-    "              dest: body\n"
-    "    - template:\n        name: b\n        email: {host: h, port: 0}\n");
+  auto yaml =
+    sensor_yaml("    - template:\n        name: a\n        email:\n          port: 70000\n"
+                "          smtpPassword: {name: smtp}\n"
+                "          parameters:\n            - src: {dependencyName: nope, dataKey: x}\n"
+                "              dest: body\n"
+                "    - template:\n        name: b\n        email: {host: h, port: 0}\n");
   auto r = load(yaml);
   const std::string a = "spec.triggers[0].template.email";
   EXPECT_TRUE(has_diagnostic(r, a + ".host", position_of(yaml, "email:"), "host is required"));

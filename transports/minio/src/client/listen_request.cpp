@@ -33,8 +33,7 @@ std::string endpoint_problem(const std::string& endpoint) {
     return fmt::format("endpoint \"{}\" must be host[:port], without a scheme (minio-go)",
                        endpoint);
   if (endpoint.find_first_of("/?#@ ") != std::string::npos)
-    return fmt::format("endpoint \"{}\" must be host[:port], without a path (minio-go)",
-                       endpoint);
+    return fmt::format("endpoint \"{}\" must be host[:port], without a path (minio-go)", endpoint);
   auto colon = endpoint.rfind(':');
   if (colon != std::string::npos && endpoint.front() != '[') {
     auto port = endpoint.substr(colon + 1);

@@ -44,7 +44,8 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   auto* t = static_cast<transfer*>(user);
   std::string_view chunk{data, size * count};
   if (t->status != 200) {
-    t->error_body.append(chunk.substr(0, max_error_body - std::min(max_error_body, t->error_body.size())));
+    t->error_body.append(
+      chunk.substr(0, max_error_body - std::min(max_error_body, t->error_body.size())));
     return chunk.size();
   }
   t->pending.append(chunk);
@@ -95,10 +96,11 @@ listen_result listen(const listen_target& target, const listen_credentials& cred
   t.handlers = &handlers;
   t.stop = &stop;
   auto url = listen_url(target);
-  auto sigv4 = fmt::format("aws:amz:{}:s3",
-                           credentials.region.empty() ? "us-east-1" : credentials.region);
+  auto sigv4 =
+    fmt::format("aws:amz:{}:s3", credentials.region.empty() ? "us-east-1" : credentials.region);
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers{
-    curl_slist_append(nullptr, fmt::format("x-amz-content-sha256: {}", empty_payload_sha256).c_str()),
+    curl_slist_append(nullptr,
+                      fmt::format("x-amz-content-sha256: {}", empty_payload_sha256).c_str()),
     &curl_slist_free_all};
   char error[CURL_ERROR_SIZE] = {};
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());

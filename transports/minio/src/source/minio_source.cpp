@@ -53,10 +53,9 @@ class minio_source final : public core::source {
 public:
   minio_source(const core::source_context& ctx, const event_spec& spec,
                detail::listen_credentials credentials)
-    : name_(source_name(ctx)), event_source_(ctx.event_source_name),
-      event_name_(ctx.event_name), metadata_(spec.metadata), bus_(ctx.bus), fail_(ctx.fail),
-      connected_(ctx.connected), credentials_(std::move(credentials)),
-      counters_(std::make_shared<counters>(ctx, name_)) {
+    : name_(source_name(ctx)), event_source_(ctx.event_source_name), event_name_(ctx.event_name),
+      metadata_(spec.metadata), bus_(ctx.bus), fail_(ctx.fail), connected_(ctx.connected),
+      credentials_(std::move(credentials)), counters_(std::make_shared<counters>(ctx, name_)) {
     target_.endpoint = spec.endpoint;
     target_.insecure = spec.insecure;
     target_.bucket = spec.bucket ? spec.bucket->name : std::string{};
@@ -95,8 +94,8 @@ private:
       if (stop_)
         return;
       if (!result.opened) {
-        auto why = fmt::format("{}: cannot listen to bucket {} at {}: {}", name_,
-                               target_.bucket, target_.endpoint, result.error);
+        auto why = fmt::format("{}: cannot listen to bucket {} at {}: {}", name_, target_.bucket,
+                               target_.endpoint, result.error);
         spdlog::error("{}", why);
         if (fail_)
           fail_(why);

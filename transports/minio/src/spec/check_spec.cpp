@@ -10,8 +10,8 @@ using namespace dsl::detail;
 
 namespace {
 
-void require_secret(const std::optional<dsl::secret_key_selector>& secret,
-                    const std::string& path, const load_context& cx) {
+void require_secret(const std::optional<dsl::secret_key_selector>& secret, const std::string& path,
+                    const load_context& cx) {
   if (!secret)
     cx.error(path, path.substr(path.rfind('.') + 1) + " is required");
   else

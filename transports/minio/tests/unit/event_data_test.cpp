@@ -29,18 +29,19 @@ const char* minio_line =
 TEST(minio_event_data, a_minio_record_as_argo_marshals_it) {
   auto data = minio_event_data(minio_line, {{"team", "data"}, {"env", "<prod>"}});
   ASSERT_TRUE(data);
-  EXPECT_EQ(*data,
-            R"({"notification":[{"eventVersion":"2.0","eventSource":"minio:s3","awsRegion":"",)"
-            R"("eventTime":"2024-01-01T00:00:00.000Z","eventName":"s3:ObjectCreated:Put",)"
-            R"("userIdentity":{"principalId":"minio"},"requestParameters":{"principalId":"minio",)"
-            R"("region":"","sourceIPAddress":"10.0.0.1"},"responseElements":{"content-length":"0",)"
-            R"("x-amz-request-id":"17D"},"s3":{"s3SchemaVersion":"1.0","configurationId":"Config",)"
-            R"("bucket":{"name":"input","ownerIdentity":{"principalId":"minio"},)"
-            R"("arn":"arn:aws:s3:::input"},"object":{"key":"hello.txt","size":12,)"
-            R"("eTag":"6f5902ac237024bdd0c176cb93063dc4","contentType":"text/plain",)"
-            R"("userMetadata":{"content-type":"text/plain"},"sequencer":"17D6B2A3C5F1D3E0"}},)"
-            R"("source":{"host":"10.0.0.1","port":"","userAgent":"MinIO (linux; amd64) )"
-            R"(minio-go/v7.0.70 mc/RELEASE"}}],"metadata":{"env":"\u003cprod\u003e","team":"data"}})");
+  EXPECT_EQ(
+    *data,
+    R"({"notification":[{"eventVersion":"2.0","eventSource":"minio:s3","awsRegion":"",)"
+    R"("eventTime":"2024-01-01T00:00:00.000Z","eventName":"s3:ObjectCreated:Put",)"
+    R"("userIdentity":{"principalId":"minio"},"requestParameters":{"principalId":"minio",)"
+    R"("region":"","sourceIPAddress":"10.0.0.1"},"responseElements":{"content-length":"0",)"
+    R"("x-amz-request-id":"17D"},"s3":{"s3SchemaVersion":"1.0","configurationId":"Config",)"
+    R"("bucket":{"name":"input","ownerIdentity":{"principalId":"minio"},)"
+    R"("arn":"arn:aws:s3:::input"},"object":{"key":"hello.txt","size":12,)"
+    R"("eTag":"6f5902ac237024bdd0c176cb93063dc4","contentType":"text/plain",)"
+    R"("userMetadata":{"content-type":"text/plain"},"sequencer":"17D6B2A3C5F1D3E0"}},)"
+    R"("source":{"host":"10.0.0.1","port":"","userAgent":"MinIO (linux; amd64) )"
+    R"(minio-go/v7.0.70 mc/RELEASE"}}],"metadata":{"env":"\u003cprod\u003e","team":"data"}})");
 }
 
 TEST(minio_event_data, lines_without_records_are_skipped) {
@@ -79,8 +80,8 @@ TEST(minio_event_data, zero_values_and_omitted_fields) {
 }
 
 TEST(minio_listen_request, url_as_minio_go_encodes_it) {
-  listen_target t{"minio:9000", true, "input", {"s3:ObjectCreated:*", "s3:ObjectRemoved:Delete"},
-                  "in dir/", ".csv"};
+  listen_target t{"minio:9000", true,  "input", {"s3:ObjectCreated:*", "s3:ObjectRemoved:Delete"},
+                  "in dir/",    ".csv"};
   EXPECT_EQ(listen_url(t),
             "http://minio:9000/input?events=s3%3AObjectCreated%3A%2A"
             "&events=s3%3AObjectRemoved%3ADelete&ping=10&prefix=in+dir%2F&suffix=.csv");

@@ -41,7 +41,8 @@ spec:
   EXPECT_EQ(m.access_key->key, "accesskey");
   EXPECT_EQ(m.secret_key->key, "secretkey");
   EXPECT_EQ(m.ca_certificate->key, "ca.pem");
-  EXPECT_EQ(m.events, (std::vector<std::string>{"s3:ObjectCreated:Put", "s3:ObjectRemoved:Delete"}));
+  EXPECT_EQ(m.events,
+            (std::vector<std::string>{"s3:ObjectCreated:Put", "s3:ObjectRemoved:Delete"}));
   EXPECT_EQ(m.prefix, "in/");
   EXPECT_EQ(m.suffix, ".csv");
   EXPECT_EQ(m.metadata.at("team"), "data");

@@ -13,8 +13,8 @@ void check_trigger(const trigger_spec& spec, const dsl::spec_check_input& in) {
   require(spec.host, child_path(path, "host"), "host", cx);
   if (spec.auth_token && (spec.auth_token->name.empty() || spec.auth_token->key.empty()))
     cx.error(child_path(path, "authToken"), "authToken needs both name and key");
-  validate_parameters(in.action->parameters, child_path(path, "parameters"), false, *in.scope,
-                      cx, "openWhisk.parameters");
+  validate_parameters(in.action->parameters, child_path(path, "parameters"), false, *in.scope, cx,
+                      "openWhisk.parameters");
   require_payload(in.action->payload, path, "openWhisk", *in.scope, cx);
 }
 

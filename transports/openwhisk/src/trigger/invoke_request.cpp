@@ -78,8 +78,8 @@ std::string invoke_url(const action_address& a) {
 }
 
 http::client_request invoke_request(const action_address& address,
-                                     const std::optional<std::string>& auth_token,
-                                     std::string body) {
+                                    const std::optional<std::string>& auth_token,
+                                    std::string body) {
   http::client_request r;
   r.method = "POST";
   r.url = invoke_url(address);
@@ -102,12 +102,11 @@ core::trigger_outcome judge(const http::client_response& response, const std::st
   }
   outcome.detail = fmt::format("HTTP {}", response.status);
   if (response.status < 200 || response.status > 299) {
-    outcome.error = fmt::format("failed to invoke action {}, HTTP {}: {}", action,
-                                response.status, response.body.substr(0, max_error_body));
+    outcome.error = fmt::format("failed to invoke action {}, HTTP {}: {}", action, response.status,
+                                response.body.substr(0, max_error_body));
     return outcome;
   }
-  if (!allow.empty()
-      && std::find(allow.begin(), allow.end(), response.status) == allow.end()) {
+  if (!allow.empty() && std::find(allow.begin(), allow.end(), response.status) == allow.end()) {
     outcome.error = fmt::format("HTTP {} is not in policy.status.allow [{}]", response.status,
                                 fmt::join(allow, ", "));
     return outcome;

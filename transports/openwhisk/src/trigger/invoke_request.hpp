@@ -34,8 +34,7 @@ std::string invoke_url(const action_address& address);
 /// The POST of one invocation: `body` as application/json, `Authorization: Basic
 /// base64(token)` when `auth_token` is set, OpenWhisk's Go client User-Agent.
 http::client_request invoke_request(const action_address& address,
-                                    const std::optional<std::string>& auth_token,
-                                    std::string body);
+                                    const std::optional<std::string>& auth_token, std::string body);
 
 /// The outcome of an answer: a transfer error or a non-2xx status fails naming the action (and
 /// the start of the response body); a 2xx status absent from a non-empty `allow` fails as Argo's

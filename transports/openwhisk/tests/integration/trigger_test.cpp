@@ -89,8 +89,7 @@ TEST_F(openwhisk_trigger_test, invokes_the_action_with_the_payload_and_the_key) 
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].method, "POST");
   EXPECT_EQ(seen[0].target, "/api/v1/namespaces/_/actions/hello?blocking=true&result=true");
-  EXPECT_EQ(seen[0].header("Authorization"),
-            "Basic MjNiYzQ2YjEtNzFmNjoxMjN6TzN4WkNMck1ONnYy");
+  EXPECT_EQ(seen[0].header("Authorization"), "Basic MjNiYzQ2YjEtNzFmNjoxMjN6TzN4WkNMck1ONnYy");
   EXPECT_EQ(seen[0].header("Content-Type"), "application/json");
   EXPECT_EQ(json::parse(seen[0].body), json::parse(R"({"name":"ada"})"));
 }

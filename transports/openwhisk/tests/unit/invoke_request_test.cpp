@@ -49,10 +49,13 @@ TEST(openwhisk_invoke_request, judge_needs_2xx_then_the_policy) {
   http::client_response ok{200, "{}", {}, {}};
   EXPECT_TRUE(judge(ok, "a", {}).ok);
   EXPECT_EQ(judge(ok, "a", {}).detail, "HTTP 200");
-  http::client_response missing{404, R"({"error":"The requested resource does not exist."})", {}, {}};
+  http::client_response missing{
+    404, R"({"error":"The requested resource does not exist."})", {}, {}};
   auto o = judge(missing, "hello", {});
   EXPECT_FALSE(o.ok);
-  EXPECT_EQ(o.error, R"(failed to invoke action hello, HTTP 404: {"error":"The requested resource does not exist."})");
+  EXPECT_EQ(
+    o.error,
+    R"(failed to invoke action hello, HTTP 404: {"error":"The requested resource does not exist."})");
   EXPECT_FALSE(judge(missing, "a", {404}).ok);
   http::client_response accepted{202, "{}", {}, {}};
   EXPECT_FALSE(judge(accepted, "a", {200}).ok);

@@ -11,17 +11,18 @@ namespace openwhisk = ganglion::openwhisk;
 using namespace ganglion::dsl::testing;
 
 TEST(openwhisk_spec_mapping, openwhisk_trigger_fields_are_modelled) {
-  auto r = load(sensor_yaml("    - template:\n        name: a\n        openWhisk:\n"
-                            "          host: https://ow.example:3233\n"
-                            "          version: v2\n          namespace: guest\n"
-                            "          authToken: {name: ow, key: token}\n"
-                            "          actionName: hello\n"
-                            "          payload:\n"
-                            "            - src: {dependencyName: d, dataKey: body.x}\n"
-                            "              dest: x\n"
-                            "    - template:\n        name: b\n        openWhisk:\n"
-                            "          host: ow:3233\n          actionName: hi\n"
-                            "          authToken: {name: ow, key: token}\n          payload: []\n"));
+  auto r =
+    load(sensor_yaml("    - template:\n        name: a\n        openWhisk:\n"
+                     "          host: https://ow.example:3233\n"
+                     "          version: v2\n          namespace: guest\n"
+                     "          authToken: {name: ow, key: token}\n"
+                     "          actionName: hello\n"
+                     "          payload:\n"
+                     "            - src: {dependencyName: d, dataKey: body.x}\n"
+                     "              dest: x\n"
+                     "    - template:\n        name: b\n        openWhisk:\n"
+                     "          host: ow:3233\n          actionName: hi\n"
+                     "          authToken: {name: ow, key: token}\n          payload: []\n"));
   ASSERT_TRUE(clean(r)) << dump(r);
   const auto& s = only<sensor>(r);
   const auto& a = action_spec<openwhisk::trigger_spec>(s.spec.triggers.at(0).template_);

@@ -9,13 +9,13 @@ using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
 TEST(openwhisk_spec_rules, openwhisk_trigger_rules) {
-  auto yaml = sensor_yaml(
-    "    - template:\n        name: a\n        openWhisk:\n"
-    "          authToken: {name: t}\n"
-    "          parameters:\n            - src: {dependencyName: nope, dataKey: x}\n"
-    "              dest: actionName\n"
-    "    - template:\n        name: b\n"
-    "        openWhisk: {host: h, actionName: x, payload: []}\n");
+  auto yaml =
+    sensor_yaml("    - template:\n        name: a\n        openWhisk:\n"
+                "          authToken: {name: t}\n"
+                "          parameters:\n            - src: {dependencyName: nope, dataKey: x}\n"
+                "              dest: actionName\n"
+                "    - template:\n        name: b\n"
+                "        openWhisk: {host: h, actionName: x, payload: []}\n");
   auto r = load(yaml);
   const std::string a = "spec.triggers[0].template.openWhisk";
   const auto ow = position_of(yaml, "openWhisk:");
@@ -34,7 +34,9 @@ TEST(openwhisk_spec_rules, argo_spells_the_key_openWhisk) {
   auto yaml = sensor_yaml("    - template:\n        name: a\n        openwhisk:\n"
                           "          host: h\n          actionName: x\n");
   auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.openwhisk",
-                             position_of(yaml, "openwhisk"),
-                             R"(unknown field "openwhisk"; did you mean "openWhisk"?)"));
+  EXPECT_TRUE(
+    has_diagnostic(r, "spec.triggers[0].template.openwhisk", position_of(yaml, "openwhisk"),
+                   R"(unknown field "openwhisk"; did you mean "openWhisk"?)", severity::warning));
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template", position_of(yaml, "template:"),
+                             "trigger template must define exactly one action"));
 }
