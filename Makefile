@@ -14,7 +14,7 @@ PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler python3-grpcio python3-yaml
 # Packages that hold a server the tests start on their own; Debian would start them system-wide
 # on install, which a policy-rc.d refuses for the length of the install.
-SERVICE_PACKAGES := openssh-server redis-server mosquitto rabbitmq-server
+SERVICE_PACKAGES := openssh-server redis-server mosquitto rabbitmq-server python3-aiosmtpd
 # The servers deps installs besides PACKAGES: all of them, but none for `make run` (the quick
 # start needs no server; RabbitMQ alone brings Erlang, about 40 packages).
 SERVERS ?= $(SERVICE_PACKAGES)

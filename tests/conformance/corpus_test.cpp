@@ -165,5 +165,5 @@ TEST(corpus, event_sources_whose_every_event_runs) {
   EXPECT_EQ(total, 34u) << not_running.str();
   // 13 before the bitbucket, bitbucketserver and gerrit examples ran (transports/bitbucket,
   // transports/gerrit).
-  EXPECT_EQ(running, 18u) << not_running.str();
+  EXPECT_EQ(running, 21u) << not_running.str();
 }

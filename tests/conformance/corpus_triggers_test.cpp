@@ -14,7 +14,8 @@
 //   got the `http` request, the AWS endpoint the `awsLambda` Invoke, a subscriber got the
 //   `nats` message, the Kafka cluster holds the `kafka` record, the `triggers.Trigger` server got the `custom` trigger's FetchResource (its
 //   `spec` after the template's parameters), Execute (the fetched resource after
-//   `custom.parameters`) and ApplyPolicy; a `log` trigger's success is its effect.
+//   `custom.parameters`) and ApplyPolicy, the SMTP server got the `email` message over
+//   STARTTLS after AUTH; a `log` trigger's success is its effect.
 //
 // What the test changes in the corpus Sensors (trigger_world.hpp), and nothing else:
 // - addresses: `http.url` / `http.serverURL` → the local HTTP server (path `/<trigger>`),
@@ -40,7 +41,9 @@
 //   names that object and endpoint (the port, when the parameter appends it); the event data a
 //   template parameter copies into a `custom` trigger's `spec`, or a `custom.parameters` into
 //   the fetched resource, is a known value (`conformance-spec-<key>`, `conformance-<dest>`),
-//   checked where it lands.
+//   checked where it lands; an `email` trigger's host and port → the local SMTP server
+//   (aiosmtpd, its certificate as `--smtp-ca-file`), its `smtpPassword` secret that server's
+//   password, and the event data a template parameter copies into `email.to` an address.
 // A Sensor whose trigger sources still name an address beyond 127.0.0.1 is listed, not run.
 
 #include <algorithm>
@@ -72,7 +75,8 @@ namespace {
 /// Sensors of the corpus whose every trigger runs; a change in behaviour shows here. Without
 /// gRPC, custom-trigger.yaml needs the `custom` kind; without the aws transport, the awsLambda
 /// tutorial (tutorials/10-aws-lambda-trigger) needs `awsLambda` (sensors/aws-lambda-trigger.yaml
-/// names a roleARN, which ganglion does not run yet).
+/// names a roleARN, which ganglion does not run yet); without the email kind,
+/// email-trigger.yaml needs `email`.
 #if GANGLION_WITH_GRPC
 constexpr std::size_t with_grpc = 1;
 #else
@@ -83,7 +87,12 @@ constexpr std::size_t with_aws = 1;
 #else
 constexpr std::size_t with_aws = 0;
 #endif
-constexpr std::size_t pinned_running = 83 + with_grpc + with_aws;
+#if GANGLION_WITH_EMAIL
+constexpr std::size_t with_email = 1;
+#else
+constexpr std::size_t with_email = 0;
+#endif
+constexpr std::size_t pinned_running = 83 + with_grpc + with_aws + with_email;
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
 std::vector<std::string> missing_kinds(const dsl::sensor& sensor,
@@ -270,6 +279,7 @@ TEST(corpus_triggers, every_sensor_whose_triggers_all_run_fires_and_acts) {
   settings.set("--artifact-ca-file", {world.github().ca_file()});
   settings.set("--github-api-url", {world.github().api_url()});
   settings.set("--aws-endpoint", {world.aws_endpoint()});
+  settings.set("--smtp-ca-file", {world.smtp_ca_file()});
   auto kinds = app::register_kinds(std::make_shared<http::runtime>(), settings);
   sensor_host host;
   sensor_run run{world, kinds.triggers, host};

@@ -20,6 +20,12 @@ namespace {
 
 using json = nlohmann::json;
 
+/// The SMTP login of Argo's email example (`username: username`) and the password the test
+/// server takes, written as the example's smtpPassword secret; the recipient events give.
+constexpr const char* smtp_user = "username";
+constexpr const char* smtp_password = "conformance-smtp-password";
+constexpr const char* smtp_recipient = "conformance@example.com";
+
 /// Argo's hello-world Workflow, what Argo's examples put in the ConfigMaps they read.
 const char* hello_world = R"(apiVersion: argoproj.io/v1alpha1
 kind: Workflow
@@ -196,6 +202,31 @@ YAML::Node yaml_at(const YAML::Node& node, std::initializer_list<const char*> pa
 trigger_world::trigger_world()
   : github_(hello_world), kubeconfig_(temp_dir() + "/kubeconfig"), secrets_dir_(temp_dir()) {
   write_file(kubeconfig_, api_.kubeconfig({}, std::nullopt, "argo-events"));
+#if GANGLION_WITH_EMAIL
+  smtp_ = std::make_unique<smtp_server>(smtp_server_options{smtp_user, smtp_password, true});
+#endif
+}
+
+std::string trigger_world::smtp_ca_file() const {
+  return smtp_ ? smtp_->ca_file() : std::string{};
+}
+
+void trigger_world::prepare_email(const YAML::Node& trigger, YAML::Node email) {
+  if (!smtp_)
+    return;
+  email["host"] = "127.0.0.1";
+  email["port"] = smtp_->port();
+  if (auto secret = yaml_at(email, {"smtpPassword"}); secret.IsMap())
+    write_file(fmt::format("{}/{}/{}", secrets_dir_, text_at(secret, {"name"}),
+                           text_at(secret, {"key"})),
+               smtp_password);
+  if (auto params = yaml_at(trigger, {"parameters"}); params.IsSequence())
+    for (const auto& p : params) {
+      auto dep = text_at(p, {"src", "dependencyName"});
+      auto data_key = text_at(p, {"src", "dataKey"});
+      if (text_at(p, {"dest"}).rfind("email.to", 0) == 0 && !dep.empty() && !data_key.empty())
+        event_data_[dep][data_key] = smtp_recipient;
+    }
 }
 
 trigger_world::~trigger_world() = default;
@@ -229,6 +260,8 @@ void trigger_world::prepare(YAML::Node sensor) {
           prepare_s3(trigger, s3, kind);
       if (auto custom = yaml_at(trigger, {"template", "custom"}); custom.IsMap())
         prepare_custom(trigger, custom);
+      if (auto email = yaml_at(trigger, {"template", "email"}); email.IsMap())
+        prepare_email(trigger, email);
     }
   for (auto t : templates_of(sensor)) {
     if (auto http = yaml_at(t, {"http"}); http.IsMap()) {
@@ -411,6 +444,7 @@ std::string trigger_world::outside_reach(const YAML::Node& sensor) const {
 void trigger_world::before_execution(const YAML::Node& tmpl) {
   http_seen_ = http_.requests().size();
   lambda_seen_ = aws_.invocations().size();
+  smtp_seen_ = smtp_ ? smtp_->messages().size() : 0;
 #if GANGLION_WITH_GRPC
   if (custom_) {
     custom_->fetches_seen = custom_->fetches();
@@ -456,6 +490,13 @@ std::string trigger_world::check_effect(const std::string& sensor, const YAML::N
     return calls.back().function == function
              ? ""
              : "the AWS endpoint got an Invoke of " + calls.back().function;
+  }
+  if (type == "email") {
+    auto messages = smtp_ ? smtp_->messages() : std::vector<smtp_message>{};
+    if (messages.size() <= smtp_seen_)
+      return "the SMTP server got no message";
+    const auto& m = messages.back();
+    return m.tls && m.login == smtp_user ? "" : "the message came without STARTTLS or AUTH";
   }
   return {}; // log: the outcome is the effect
 }

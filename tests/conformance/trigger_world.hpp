@@ -4,6 +4,9 @@
 // the test Kubernetes API server, an HTTP server, a nats-server, a Kafka mock cluster, a GitHub
 // stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint, an AWS endpoint
 // (Lambda, tests/support/aws), a `triggers.Trigger` server for custom triggers (with gRPC); how a
+// stand-in for git and url trigger sources (local_github.hpp), an S3 endpoint, a
+// `triggers.Trigger` server for custom triggers (with gRPC), an SMTP server (aiosmtpd, with the
+// email kind); how a
 // Sensor's addresses are rewritten to them, and how a trigger's effect is checked there.
 
 #include <initializer_list>
@@ -22,6 +25,7 @@
 #include "local_github.hpp"
 #include "nats_server.hpp"
 #include "s3/s3_server.hpp"
+#include "smtp_server.hpp"
 
 namespace ganglion::test::corpus {
 
@@ -50,6 +54,8 @@ public:
   kube::api_server& api() noexcept { return api_; }
   /// The AWS endpoint (`--aws-endpoint`: awsLambda has no endpoint field).
   std::string aws_endpoint() const { return aws_.endpoint(); }
+  /// The SMTP server's certificate, for `--smtp-ca-file`; empty without the email kind.
+  std::string smtp_ca_file() const;
 
   /// Rewrites the addresses of `sensor`'s triggers to the local servers (`http.url`,
   /// `http.serverURL`, `nats.url`, `kafka.url`; a `file` source's path to a temporary file
@@ -63,6 +69,8 @@ public:
   /// trigger creates is removed first. A `custom` trigger's `serverURL` → the local
   /// `triggers.Trigger` server (prepare_custom). An `awsLambda` trigger's function exists in
   /// the AWS endpoint, its accessKey / secretKey secrets holding the endpoint's keys.
+  /// `triggers.Trigger` server (prepare_custom). An `email` trigger's host and port → the SMTP
+  /// server (prepare_email).
   void prepare(YAML::Node sensor);
 
   /// What the events of the Sensor last prepared must hold (dependency → data path → value):
@@ -99,6 +107,11 @@ private:
   /// object there and writes its keys into the secrets directory.
   void prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind);
 
+  /// Points the `email` trigger `email` (of trigger `trigger`) at the SMTP server, writes its
+  /// `smtpPassword` secret (the server's password) and notes the recipient an event gives
+  /// through a template parameter to `email.to` (event_data).
+  void prepare_email(const YAML::Node& trigger, YAML::Node email);
+
   /// Puts the object a `submit-from` names (`reference`: apiVersion, kind, metadata) into the
   /// API server, running Argo's hello-world Workflow.
   void put_existing(const YAML::Node& reference);
@@ -118,6 +131,8 @@ private:
   std::string kubeconfig_;
   std::string secrets_dir_;
   std::size_t http_seen_ = 0;
+  std::unique_ptr<smtp_server> smtp_;
+  std::size_t smtp_seen_ = 0;
   std::unique_ptr<nats_reader> nats_reader_;
   std::unique_ptr<custom_server> custom_;
 };

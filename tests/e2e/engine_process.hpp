@@ -323,14 +323,14 @@ spec:
                      name, dependency_fields, triggers);
 }
 
-/// An email trigger named `name` (a kind ganglion does not run yet), as an item of `triggers:`.
+/// A pulsar trigger named `name` (a kind ganglion does not run yet), as an item of `triggers:`.
 inline std::string unrun_trigger(const std::string& name) {
   return fmt::format(R"(    - template:
         name: {}
-        email:
-          host: smtp.example.com
-          to: [ops@example.com]
-          subject: hello
+        pulsar:
+          url: pulsar://pulsar.example.com:6650
+          topic: orders
+          payload: []
 )",
                      name);
 }

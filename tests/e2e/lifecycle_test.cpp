@@ -122,7 +122,7 @@ TEST(e2e_lifecycle, a_trigger_type_that_cannot_run_is_reported_and_its_siblings_
           url: {}
 )", sink.url("/n")))};
   auto status = test::http_request("GET", engine.admin_url("/v1/status")).body;
-  EXPECT_NE(status.find("spec.triggers[0].template.email: not run by ganglion yet"), std::string::npos)
+  EXPECT_NE(status.find("spec.triggers[0].template.pulsar: not run by ganglion yet"), std::string::npos)
     << status;
   EXPECT_EQ(e2e::post(port, "example", "{}").status, 200);
   EXPECT_TRUE(sink.wait_for(1, 10s)) << engine.output();

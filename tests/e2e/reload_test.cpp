@@ -248,7 +248,7 @@ TEST(e2e_reload, a_reload_that_fixes_a_component_clears_its_last_error) {
     return status.find("already in use") != std::string::npos;
   });
   ASSERT_NE(status.find("already in use"), std::string::npos) << status;
-  ASSERT_NE(status.find("spec.triggers[0].template.email: not run by ganglion yet"), std::string::npos)
+  ASSERT_NE(status.find("spec.triggers[0].template.pulsar: not run by ganglion yet"), std::string::npos)
     << status;
 
   test::write_file(engine.manifest_file(),

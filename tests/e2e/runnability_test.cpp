@@ -68,7 +68,7 @@ TEST(e2e_runnability, validate_warns_with_the_location_of_each_kind_run_will_not
                    e2e::webhook_source("hooks", 12000, {"example"}) + unrun_sensor() + github_source());
   auto plain = validate({"-f", dir + "/m.yaml"});
   EXPECT_EQ(plain.code, 0) << plain.output;
-  EXPECT_NE(plain.output.find(dir + "/m.yaml:24:9: warning: spec.triggers[0].template.email: not run "
+  EXPECT_NE(plain.output.find(dir + "/m.yaml:24:9: warning: spec.triggers[0].template.pulsar: not run "
                               "by ganglion yet — see docs/compatibility.md"),
             std::string::npos)
     << plain.output;
@@ -81,7 +81,7 @@ TEST(e2e_runnability, validate_warns_with_the_location_of_each_kind_run_will_not
 
   auto strict = validate({"-f", dir + "/m.yaml", "--strict"});
   EXPECT_EQ(strict.code, 1) << strict.output;
-  EXPECT_NE(strict.output.find(": spec.triggers[0].template.email: not run by ganglion yet"),
+  EXPECT_NE(strict.output.find(": spec.triggers[0].template.pulsar: not run by ganglion yet"),
             std::string::npos)
     << strict.output;
 }
@@ -122,7 +122,7 @@ TEST(e2e_runnability, ganglion_test_fails_when_a_trigger_it_would_fire_cannot_ru
                    R"({"source":"hooks","subject":"example","data":{"header":{},"body":{}}})");
   test::child_process p{{GANGLION_BINARY, "test", "-f", dir + "/m.yaml", "--event", dir + "/e.json"}};
   EXPECT_EQ(p.wait(20s), 3) << p.output();
-  EXPECT_NE(p.output().find("trigger workflow would fire, but cannot run: email triggers are not "
+  EXPECT_NE(p.output().find("trigger workflow would fire, but cannot run: pulsar triggers are not "
                             "run by ganglion yet"),
             std::string::npos)
     << p.output();

@@ -82,8 +82,8 @@ std::vector<refusal_case> refusal_cases() {
      {{"a.yaml", hooks(port())},
       {"b.yaml", sensor_on("hooks", "example", e2e::unrun_trigger("mail") + log_trigger)}},
      "b.yaml",
-     "email:",
-     "spec.triggers[0].template.email"});
+     "pulsar:",
+     "spec.triggers[0].template.pulsar"});
   out.push_back({"source kind not run yet",
                  {{"a.yaml", R"(apiVersion: argoproj.io/v1alpha1
 kind: EventSource

@@ -53,24 +53,6 @@ void validate_unmodelled_action(const std::string& type, const nlohmann::json& s
     if (!has(spec, "slackToken"))
       cx.error(child_path(path, "slackToken"), "slackToken is required");
     check_parameters(spec, "parameters", path, scope, cx);
-  } else if (type == "openWhisk") {
-    required(spec, "actionName", path, cx);
-    required(spec, "host", path, cx);
-    if (has(spec, "authToken")
-        && (text(spec["authToken"], "name").empty() || text(spec["authToken"], "key").empty()))
-      cx.error(child_path(path, "authToken"), "authToken needs both name and key");
-    check_parameters(spec, "parameters", path, scope, cx);
-    if (!has(spec, "payload"))
-      cx.error(child_path(path, "payload"), "payload is required");
-    check_parameters(spec, "payload", path, scope, cx);
-  } else if (type == "email") {
-    required(spec, "host", path, cx);
-    if (has(spec, "port") && spec["port"].is_number_integer()) {
-      auto port = spec["port"].get<std::int64_t>();
-      if (port < 0 || port > 65535)
-        cx.error(child_path(path, "port"), "port must be between 0 and 65535");
-    }
-    check_parameters(spec, "parameters", path, scope, cx);
   }
 }
 

@@ -11,8 +11,8 @@
 
 namespace ganglion::dsl::detail {
 
-/// Argo's rules for the action types ganglion does not model (slack, openWhisk,
-/// custom, email), on their JSON spec at `path`.
+/// Argo's rules for the action types ganglion does not model (slack, custom), on their JSON
+/// spec at `path`.
 void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
                                 const std::string& path, const parameter_scope& scope,
                                 const load_context& cx);

@@ -190,14 +190,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        if (ccache && (text(s, "krbServicePrincipalName").empty() || !has(s, "krbConfigConfigMap")))
          cx.error(p, "krbCCacheSecret needs krbServicePrincipalName and krbConfigConfigMap");
      }},
-    {"minio",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required_object(s, "accessKey", p, cx);
-       required_object(s, "secretKey", p, cx);
-       required(s, "endpoint", p, cx);
-       if (has(s, "bucket"))
-         required(s["bucket"], "name", child_path(p, "bucket"), cx);
-     }},
     {"nsq",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "hostAddress", p, cx);

@@ -14,6 +14,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "s3/listen.hpp"
 #include "s3/sigv4.hpp"
 
 namespace ganglion::test::s3 {
@@ -59,6 +60,7 @@ struct s3_server::impl {
 
   s3_server_options options;
   asio::io_context context;
+  listen_hub hub{context};
   tcp::acceptor acceptor{context};
   std::thread thread;
   mutable std::mutex mutex;
@@ -119,6 +121,24 @@ struct s3_server::impl {
                       "The request signature we calculated does not match the signature you "
                       "provided. Check your key and signing method."};
     return std::nullopt;
+  }
+
+  /// The filter of a signed listen request on an existing bucket; nullopt for any other
+  /// request (answer() then answers it, or its error).
+  std::optional<listen_filter> listen_request(const request& req) {
+    auto target = std::string(req.target());
+    auto mark = target.find('?');
+    auto path = target.substr(0, mark);
+    auto query = mark == std::string::npos ? std::string{} : target.substr(mark + 1);
+    auto bucket = percent_decode(path.substr(1));
+    if (req.method() != bhttp::verb::get || bucket.empty() || bucket.find('/') != std::string::npos
+        || !is_listen_query(query) || check_signature(req, path, query))
+      return std::nullopt;
+    std::lock_guard lock{mutex};
+    if (!buckets.count(bucket))
+      return std::nullopt;
+    log.push_back({"GET", target, ""});
+    return parse_listen_query(bucket, query);
   }
 
   response answer(const request& req) {
@@ -196,6 +216,10 @@ struct s3_server::impl {
     }
 
     void respond() {
+      if (auto filter = server->listen_request(message)) {
+        server->hub.adopt(std::move(stream), message.version(), std::move(*filter));
+        return;
+      }
       auto res = std::make_shared<response>(server->answer(message));
       bhttp::async_write(stream, *res,
                          [self = shared_from_this(), res](const error_code& ec, std::size_t) {
@@ -239,6 +263,23 @@ void s3_server::put_bucket(const std::string& name) {
 void s3_server::put_object(const std::string& bucket, const std::string& key, std::string body) {
   std::lock_guard lock{impl_->mutex};
   impl_->buckets[bucket][key] = std::move(body);
+}
+
+void s3_server::notify(const std::string& bucket, const std::string& key,
+                       const std::string& event, std::int64_t size) {
+  impl_->hub.publish(bucket, key, event, notification_line(bucket, key, event, size));
+}
+
+void s3_server::notify_line(const std::string& bucket, const std::string& line) {
+  impl_->hub.publish_raw(bucket, line);
+}
+
+std::size_t s3_server::listeners() const {
+  return impl_->hub.count();
+}
+
+void s3_server::drop_listeners() {
+  impl_->hub.drop_all();
 }
 
 std::uint16_t s3_server::port() const {

@@ -1,8 +1,9 @@
 #pragma once
 
-// A real S3 endpoint on 127.0.0.1 for the s3 trigger source's tests: GetObject and HeadObject,
-// path style, from buckets held in memory, every request's AWS Signature V4 verified. See
-// README.md for what it emulates and what not.
+// A real S3 endpoint on 127.0.0.1 for the s3 trigger source's and the minio source's tests:
+// GetObject and HeadObject, path style, from buckets held in memory, and MinIO's
+// ListenBucketNotification stream, every request's AWS Signature V4 verified. See README.md for
+// what it emulates and what not.
 
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,18 @@ public:
   void put_bucket(const std::string& name);
   /// Stores `body` at `bucket`/`key`, creating the bucket.
   void put_object(const std::string& bucket, const std::string& key, std::string body);
+
+  /// MinIO's ListenBucketNotification: writes a notification of `event`
+  /// (`s3:ObjectCreated:Put`) on `bucket`/`key` (`size` bytes), one `{"Records":[…]}` line, to
+  /// every open listen stream on `bucket` whose events, prefix and suffix take it.
+  void notify(const std::string& bucket, const std::string& key, const std::string& event,
+              std::int64_t size = 0);
+  /// Writes `line` as it is to every open listen stream on `bucket`.
+  void notify_line(const std::string& bucket, const std::string& line);
+  /// The listen streams open now.
+  std::size_t listeners() const;
+  /// Closes every listen stream, as a dropped connection.
+  void drop_listeners();
 
   /// `127.0.0.1:<port>`, what an S3 `endpoint` names.
   std::string endpoint() const;
