@@ -16,6 +16,7 @@
 
 #include "ganglion/core/trigger.hpp"
 #include "http_sink.hpp"
+#include "azure_rest_server.hpp"
 #include "kafka_broker.hpp"
 #include "kube/api_server.hpp"
 #include "local_github.hpp"
@@ -44,6 +45,8 @@ public:
   const std::string& kubeconfig() const noexcept { return kubeconfig_; }
   /// The stand-in for github.com (its CA file and API root are the engine's settings).
   const local_github& github() const noexcept { return github_; }
+  /// Where the azure triggers send (`--azure-endpoint`): the Azure REST stand-in.
+  std::string azure_endpoint() const { return azure_.endpoint(); }
   /// The secrets directory (`<dir>/<name>/<key>`).
   const std::string& secrets_dir() const noexcept { return secrets_dir_; }
   kube::api_server& api() noexcept { return api_; }
@@ -94,6 +97,10 @@ private:
   /// Points the `s3` source at `source` (of trigger `trigger`) to the S3 endpoint, puts the
   /// object there and writes its keys into the secrets directory.
   void prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind);
+  /// Makes the Azure stand-in hold the hub, queue or topic an `azureEventHubs` or
+  /// `azureServiceBus` template names, and writes its keys (a connection string for Service
+  /// Bus) into the secrets directory.
+  void prepare_azure(const YAML::Node& tmpl);
 
   /// Puts the object a `submit-from` names (`reference`: apiVersion, kind, metadata) into the
   /// API server, running Argo's hello-world Workflow.
@@ -108,10 +115,12 @@ private:
   std::unique_ptr<kafka_broker> kafka_;
   local_github github_;
   s3::s3_server s3_;
+  azure_rest_server azure_{"conformance-key-name", "conformance-key"};
   std::map<std::string, std::map<std::string, std::string>> event_data_;
   std::string kubeconfig_;
   std::string secrets_dir_;
   std::size_t http_seen_ = 0;
+  std::size_t azure_seen_ = 0;
   std::unique_ptr<nats_reader> nats_reader_;
   std::unique_ptr<custom_server> custom_;
 };

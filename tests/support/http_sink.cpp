@@ -42,6 +42,12 @@ struct http_sink::impl {
   std::vector<recorded_request> received;
   std::atomic<int> status{200};
   std::atomic<std::int64_t> delay_ms{0};
+  std::function<int(const recorded_request&)> responder; ///< guarded by mutex
+
+  int status_for(const recorded_request& r) {
+    std::lock_guard guard{mutex};
+    return responder ? responder(r) : status.load();
+  }
 
   void record(recorded_request r) {
     {
@@ -83,6 +89,7 @@ struct http_sink::impl {
       for (const auto& field : message)
         r.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
       r.at = std::chrono::steady_clock::now();
+      status = sink->status_for(r);
       sink->record(std::move(r));
       timer.expires_after(std::chrono::milliseconds{sink->delay_ms.load()});
       timer.async_wait([self = shared_from_this()](const error_code& ec) {
@@ -95,7 +102,7 @@ struct http_sink::impl {
     void respond() {
       auto res = std::make_shared<bhttp::response<bhttp::string_body>>();
       res->version(message.version());
-      res->result(static_cast<unsigned>(sink->status.load()));
+      res->result(static_cast<unsigned>(status));
       res->set(bhttp::field::content_type, "text/plain");
       res->body() = "ok";
       res->keep_alive(message.keep_alive());
@@ -116,6 +123,7 @@ struct http_sink::impl {
     asio::steady_timer timer;
     beast::flat_buffer buffer;
     bhttp::request<bhttp::string_body> message;
+    int status = 200;
   };
 };
 
@@ -155,6 +163,11 @@ bool http_sink::wait_for(std::size_t count, std::chrono::milliseconds timeout) c
 
 void http_sink::set_status(int status) {
   impl_->status = status;
+}
+
+void http_sink::set_responder(std::function<int(const recorded_request&)> responder) {
+  std::lock_guard guard{impl_->mutex};
+  impl_->responder = std::move(responder);
 }
 
 void http_sink::set_delay(std::chrono::milliseconds delay) {

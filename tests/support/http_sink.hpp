@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -49,6 +50,9 @@ public:
   void set_status(int status);
   /// How long later responses are held back.
   void set_delay(std::chrono::milliseconds delay);
+  /// Decides the status of each later response from its request (recorded as always) instead
+  /// of set_status; called on the server thread. Empty: the fixed status again.
+  void set_responder(std::function<int(const recorded_request&)> responder);
 
 private:
   struct impl;
