@@ -60,13 +60,14 @@ TEST(azure_spec_rules, events_hub_source_rules) {
                                 "      sharedAccessKeyName: {name: eh, key: n}\n"
                                 "    c:\n      fqdn: f\n      hubName: h\n");
   auto r = load(yaml);
-  const auto a = position_of(yaml, "a:\n");
+  const auto a = position_of(yaml, "a:\n      sharedAccessKey");
   EXPECT_TRUE(has_diagnostic(r, "spec.azureEventsHub.a.fqdn", a, "FQDN is not specified"));
   EXPECT_TRUE(
     has_diagnostic(r, "spec.azureEventsHub.a.hubName", a, "hub name/path is not specified"));
   EXPECT_TRUE(has_diagnostic(r, "spec.azureEventsHub.a.sharedAccessKeyName", a,
                              "If one is set then both must be set"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.azureEventsHub.b.sharedAccessKey", position_of(yaml, "b:\n"),
+  EXPECT_TRUE(has_diagnostic(r, "spec.azureEventsHub.b.sharedAccessKey",
+                             position_of(yaml, "b:\n      fqdn"),
                              "If one is set then both must be set"));
   for (const auto& d : r.diagnostics)
     EXPECT_EQ(d.path.find("spec.azureEventsHub.c"), std::string::npos) << d.to_string();
@@ -82,17 +83,18 @@ TEST(azure_spec_rules, service_bus_source_rules) {
                                 "    e:\n      fullyQualifiedNamespace: ns\n      topicName: t\n"
                                 "      subscriptionName: s\n");
   auto r = load(yaml);
-  const auto a = position_of(yaml, "a:\n");
+  const auto a = position_of(yaml, "a:\n      jsonBody");
   EXPECT_TRUE(has_diagnostic(r, "spec.azureServiceBus.a", a,
                              "ConnectionString or fullyQualifiedNamespace must be specified"));
   EXPECT_TRUE(has_diagnostic(r, "spec.azureServiceBus.a", a,
                              "QueueName or TopicName/SubscriptionName must be specified"));
   EXPECT_TRUE(has_diagnostic(r, "spec.azureServiceBus.b.queueName", position_of(yaml, "queueName"),
                              "cannot be specified at the same time"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.azureServiceBus.c.topicName", position_of(yaml, "c:\n"),
+  EXPECT_TRUE(has_diagnostic(r, "spec.azureServiceBus.c.topicName",
+                             position_of(yaml, "c:\n      fully"),
                              "TopicName must be specified when SubscriptionName is specified"));
   EXPECT_TRUE(has_diagnostic(r, "spec.azureServiceBus.d.subscriptionName",
-                             position_of(yaml, "d:\n"),
+                             position_of(yaml, "d:\n      fully"),
                              "SubscriptionName must be specified when TopicName is specified"));
   for (const auto& d : r.diagnostics)
     EXPECT_EQ(d.path.find("spec.azureServiceBus.e"), std::string::npos) << d.to_string();
