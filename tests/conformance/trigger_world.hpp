@@ -14,9 +14,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "azure_rest_server.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "http_sink.hpp"
-#include "azure_rest_server.hpp"
 #include "kafka_broker.hpp"
 #include "kube/api_server.hpp"
 #include "local_github.hpp"
