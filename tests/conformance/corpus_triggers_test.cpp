@@ -12,14 +12,17 @@
 //   `argoWorkflow` trigger reports (lastResult, see docs/kubernetes.md) exists in the test API
 //   server with Argo's sensor and trigger labels (or is gone after a delete), the HTTP server
 //   got the `http` request, the AWS endpoint the `awsLambda` Invoke, a subscriber got the
-//   `nats` message, the Kafka cluster holds the `kafka` record, the `triggers.Trigger` server got the `custom` trigger's FetchResource (its
+//   `nats` message, the Kafka cluster holds the `kafka` record, the Azure REST stand-in accepted
+//   the `azureEventHubs` or `azureServiceBus` message (its SAS signature checked), the `triggers.Trigger` server got the `custom` trigger's FetchResource (its
 //   `spec` after the template's parameters), Execute (the fetched resource after
 //   `custom.parameters`) and ApplyPolicy, the SMTP server got the `email` message over
 //   STARTTLS after AUTH; a `log` trigger's success is its effect.
 //
 // What the test changes in the corpus Sensors (trigger_world.hpp), and nothing else:
 // - addresses: `http.url` / `http.serverURL` → the local HTTP server (path `/<trigger>`),
-//   `nats.url` → a local nats-server, `kafka.url` → a librdkafka mock cluster,
+//   `nats.url` → a local nats-server, `kafka.url` → a librdkafka mock cluster, the azure
+//   triggers → the Azure REST stand-in (`--azure-endpoint`; the keys and the Service Bus
+//   connection string in the secrets directory are its own),
 //   `custom.serverURL` → a `triggers.Trigger` server in the test process
 //   (transports/grpc/tests/support; its FetchResource answers a Tekton PipelineRun holding the
 //   `spec` it got, as the example's server would; without gRPC the kind is absent); the Kubernetes
@@ -76,7 +79,8 @@ namespace {
 /// gRPC, custom-trigger.yaml needs the `custom` kind; without the aws transport, the awsLambda
 /// tutorial (tutorials/10-aws-lambda-trigger) needs `awsLambda` (sensors/aws-lambda-trigger.yaml
 /// names a roleARN, which ganglion does not run yet); without the email kind,
-/// email-trigger.yaml needs `email`.
+/// email-trigger.yaml needs `email`; without azure, azure-event-hubs-sensor.yaml and
+/// azure-service-bus-sensor.yaml need theirs.
 #if GANGLION_WITH_GRPC
 constexpr std::size_t with_grpc = 1;
 #else
@@ -92,7 +96,12 @@ constexpr std::size_t with_email = 1;
 #else
 constexpr std::size_t with_email = 0;
 #endif
-constexpr std::size_t pinned_running = 83 + with_grpc + with_aws + with_email;
+#if GANGLION_WITH_AZURE
+constexpr std::size_t with_azure = 2;
+#else
+constexpr std::size_t with_azure = 0;
+#endif
+constexpr std::size_t pinned_running = 83 + with_grpc + with_aws + with_email + with_azure;
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
 std::vector<std::string> missing_kinds(const dsl::sensor& sensor,
@@ -280,6 +289,7 @@ TEST(corpus_triggers, every_sensor_whose_triggers_all_run_fires_and_acts) {
   settings.set("--github-api-url", {world.github().api_url()});
   settings.set("--aws-endpoint", {world.aws_endpoint()});
   settings.set("--smtp-ca-file", {world.smtp_ca_file()});
+  settings.set("--azure-endpoint", {world.azure_endpoint()});
   auto kinds = app::register_kinds(std::make_shared<http::runtime>(), settings);
   sensor_host host;
   sensor_run run{world, kinds.triggers, host};

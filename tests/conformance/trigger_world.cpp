@@ -280,6 +280,7 @@ void trigger_world::prepare(YAML::Node sensor) {
                                  text_at(ref, {"key"})),
                      value);
     }
+    prepare_azure(t);
     if (auto kafka = yaml_at(t, {"kafka"}); kafka.IsMap()) {
       if (!kafka_)
         kafka_ = std::make_unique<kafka_broker>();
@@ -319,6 +320,26 @@ void trigger_world::prepare(YAML::Node sensor) {
                  "conformance-" + key);
     }
   });
+}
+
+void trigger_world::prepare_azure(const YAML::Node& tmpl) {
+  auto secret = [&](const YAML::Node& ref, const std::string& value) {
+    write_file(fmt::format("{}/{}/{}", secrets_dir_, text_at(ref, {"name"}), text_at(ref, {"key"})),
+               value);
+  };
+  if (auto hub = yaml_at(tmpl, {"azureEventHubs"}); hub.IsMap()) {
+    secret(yaml_at(hub, {"sharedAccessKeyName"}), "conformance-key-name");
+    secret(yaml_at(hub, {"sharedAccessKey"}), "conformance-key");
+    azure_.add_entity(text_at(hub, {"fqdn"}), text_at(hub, {"hubName"}));
+  }
+  if (auto bus = yaml_at(tmpl, {"azureServiceBus"}); bus.IsMap()) {
+    const std::string host = "conformance.servicebus.windows.net";
+    secret(yaml_at(bus, {"connectionString"}),
+           "Endpoint=sb://" + host
+             + "/;SharedAccessKeyName=conformance-key-name;SharedAccessKey=conformance-key");
+    auto queue = text_at(bus, {"queueName"});
+    azure_.add_entity(host, queue.empty() ? text_at(bus, {"topicName"}) : queue);
+  }
 }
 
 void trigger_world::prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind) {
@@ -445,6 +466,7 @@ void trigger_world::before_execution(const YAML::Node& tmpl) {
   http_seen_ = http_.requests().size();
   lambda_seen_ = aws_.invocations().size();
   smtp_seen_ = smtp_ ? smtp_->messages().size() : 0;
+  azure_seen_ = azure_.accepted().size();
 #if GANGLION_WITH_GRPC
   if (custom_) {
     custom_->fetches_seen = custom_->fetches();
@@ -497,6 +519,14 @@ std::string trigger_world::check_effect(const std::string& sensor, const YAML::N
       return "the SMTP server got no message";
     const auto& m = messages.back();
     return m.tls && m.login == smtp_user ? "" : "the message came without STARTTLS or AUTH";
+  }
+  if (type == "azureEventHubs" || type == "azureServiceBus") {
+    auto accepted = azure_.accepted();
+    auto refusals = azure_.refusals();
+    if (accepted.size() <= azure_seen_)
+      return "the Azure stand-in accepted no message"
+             + (refusals.empty() ? std::string{} : " (last refusal: " + refusals.back() + ")");
+    return accepted.back().body.empty() ? "the Azure stand-in got an empty message" : "";
   }
   return {}; // log: the outcome is the effect
 }

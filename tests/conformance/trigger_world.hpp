@@ -18,6 +18,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "aws/aws_server.hpp"
+#include "azure_rest_server.hpp"
 #include "ganglion/core/trigger.hpp"
 #include "http_sink.hpp"
 #include "kafka_broker.hpp"
@@ -49,6 +50,8 @@ public:
   const std::string& kubeconfig() const noexcept { return kubeconfig_; }
   /// The stand-in for github.com (its CA file and API root are the engine's settings).
   const local_github& github() const noexcept { return github_; }
+  /// Where the azure triggers send (`--azure-endpoint`): the Azure REST stand-in.
+  std::string azure_endpoint() const { return azure_.endpoint(); }
   /// The secrets directory (`<dir>/<name>/<key>`).
   const std::string& secrets_dir() const noexcept { return secrets_dir_; }
   kube::api_server& api() noexcept { return api_; }
@@ -106,6 +109,10 @@ private:
   /// Points the `s3` source at `source` (of trigger `trigger`) to the S3 endpoint, puts the
   /// object there and writes its keys into the secrets directory.
   void prepare_s3(const YAML::Node& trigger, YAML::Node s3, const std::string& kind);
+  /// Makes the Azure stand-in hold the hub, queue or topic an `azureEventHubs` or
+  /// `azureServiceBus` template names, and writes its keys (a connection string for Service
+  /// Bus) into the secrets directory.
+  void prepare_azure(const YAML::Node& tmpl);
 
   /// Points the `email` trigger `email` (of trigger `trigger`) at the SMTP server, writes its
   /// `smtpPassword` secret (the server's password) and notes the recipient an event gives
@@ -127,12 +134,14 @@ private:
   s3::s3_server s3_;
   aws::aws_server aws_;
   std::size_t lambda_seen_ = 0;
+  azure_rest_server azure_{"conformance-key-name", "conformance-key"};
   std::map<std::string, std::map<std::string, std::string>> event_data_;
   std::string kubeconfig_;
   std::string secrets_dir_;
   std::size_t http_seen_ = 0;
   std::unique_ptr<smtp_server> smtp_;
   std::size_t smtp_seen_ = 0;
+  std::size_t azure_seen_ = 0;
   std::unique_ptr<nats_reader> nats_reader_;
   std::unique_ptr<custom_server> custom_;
 };

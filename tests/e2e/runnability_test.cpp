@@ -209,3 +209,28 @@ TEST(e2e_runnability, kinds_no_debian_package_serves_say_why_and_what_to_use_ins
       << r.output;
   }
 }
+
+TEST(e2e_runnability, azure_event_hubs_and_service_bus_sources_say_why_and_what_to_use_instead) {
+  const std::string corpus = GANGLION_SOURCE_DIR
+    "/tests/conformance/argo-events/examples/event-sources/";
+  auto secrets = test::temp_dir();
+  for (const auto& [name, key] : std::vector<std::pair<std::string, std::string>>{
+         {"secret_containing_shared_access_key_name",
+          "key_within_the_secret_which_holds_the_value_of_shared_access_key_name"},
+         {"secret_containing_shared_access_key",
+          "key_within_the_secret_which_holds_the_value_of_shared_access_key"},
+         {"azure-secret", "connectionstring"}})
+    test::write_file(secrets + "/" + name + "/" + key, "x");
+  for (const auto& [file, type, why] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+         {"azure-events-hub.yaml", "azureEventsHub",
+          "not run by ganglion: Argo reads Event Hubs over AMQP 1.0"},
+         {"azure-service-bus.yaml", "azureServiceBus",
+          "not run by ganglion: Argo reads Service Bus over AMQP 1.0"}}) {
+    auto r = validate({"-f", corpus + file, "--secrets-dir", secrets});
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find(": warning: spec." + type + ".example: " + why), std::string::npos)
+      << r.output;
+    EXPECT_NE(r.output.find("generic event source"), std::string::npos) << r.output;
+  }
+}

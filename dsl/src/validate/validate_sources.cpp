@@ -108,31 +108,11 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "region", p, cx);
        check_webhook_context(s, p, cx);
      }},
-    {"azureEventsHub",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "fqdn", p, cx);
-       required(s, "hubName", p, cx);
-       if (has(s, "sharedAccessKey") != has(s, "sharedAccessKeyName"))
-         cx.error(p, "sharedAccessKey and sharedAccessKeyName go together");
-     }},
     {"azureQueueStorage",
      [](const json& s, const std::string& p, const load_context& cx) {
        if (!has(s, "connectionString") && text(s, "storageAccountName").empty())
          cx.error(p, "an azureQueueStorage event needs connectionString or storageAccountName");
        required(s, "queueName", p, cx);
-     }},
-    {"azureServiceBus",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       if (!has(s, "connectionString") && text(s, "fullyQualifiedNamespace").empty())
-         cx.error(p, "an azureServiceBus event needs connectionString or fullyQualifiedNamespace");
-       auto queue = text(s, "queueName");
-       auto topic = text(s, "topicName");
-       auto subscription = text(s, "subscriptionName");
-       if (queue.empty() && (topic.empty() || subscription.empty()))
-         cx.error(p, "an azureServiceBus event needs queueName, or topicName and "
-                     "subscriptionName");
-       else if (!queue.empty() && (!topic.empty() || !subscription.empty()))
-         cx.error(p, "queueName cannot be combined with topicName or subscriptionName");
      }},
     {"emitter",
      [](const json& s, const std::string& p, const load_context& cx) {
