@@ -6,11 +6,10 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
-#include "artifact/artifact.hpp"
-#include "artifact/github_app.hpp"
 #include "ganglion/dsl/go/codec.hpp"
+#include "ganglion/http/github_app.hpp"
 
-namespace ganglion::kubernetes::detail {
+namespace ganglion::http {
 
 namespace {
 
@@ -41,9 +40,9 @@ key_ptr rsa_key(std::string_view pem, const std::string& key_path) {
               &EVP_PKEY_free};
   ERR_clear_error();
   if (!key)
-    throw artifact_error(key_path + expected);
+    throw github_app_error(key_path + expected, true);
   if (EVP_PKEY_get_base_id(key.get()) != EVP_PKEY_RSA)
-    throw artifact_error(key_path + ": the key is not an RSA key (GitHub Apps sign with RS256)");
+    throw github_app_error(key_path + ": the key is not an RSA key (GitHub Apps sign with RS256)", true);
   return key;
 }
 
@@ -54,14 +53,14 @@ std::string sign_rs256(EVP_PKEY* key, const std::string& input, const std::strin
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key) != 1
       || EVP_DigestSign(ctx.get(), nullptr, &size, data, input.size()) != 1) {
     ERR_clear_error();
-    throw artifact_error(key_path + ": cannot sign with the key (RS256)");
+    throw github_app_error(key_path + ": cannot sign with the key (RS256)");
   }
   std::string signature(size, '\0');
   if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &size, data,
                      input.size())
       != 1) {
     ERR_clear_error();
-    throw artifact_error(key_path + ": cannot sign with the key (RS256)");
+    throw github_app_error(key_path + ": cannot sign with the key (RS256)");
   }
   signature.resize(size);
   return signature;
@@ -97,4 +96,4 @@ std::string github_api_url_problem(std::string_view api_url) {
   return {};
 }
 
-} // namespace ganglion::kubernetes::detail
+} // namespace ganglion::http
