@@ -2,9 +2,11 @@
 
 #include <cctype>
 #include <condition_variable>
+#include <fstream>
 #include <future>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -28,6 +30,34 @@ std::string reason_of(const std::string& body) {
 }
 
 } // namespace
+
+client_response hook_api_client::call(std::string method, std::string url,
+                                      std::vector<std::pair<std::string, std::string>> headers,
+                                      std::string body) const {
+  client_request request;
+  request.method = std::move(method);
+  request.url = std::move(url);
+  request.timeout = timeout;
+  request.max_response_bytes = std::size_t{4} << 20;
+  request.headers = std::move(headers);
+  if (!body.empty())
+    request.headers.emplace_back("Content-Type", "application/json");
+  request.body = std::move(body);
+  if (!ca_pem.empty())
+    request.tls = client_tls{ca_pem, {}, {}, false};
+  return hook_call(*requests, std::move(request));
+}
+
+std::string read_ca_pem(const std::string& file) {
+  if (file.empty())
+    return {};
+  std::ifstream in{file};
+  if (!in)
+    throw core::source_error("cannot read the CA file " + file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 std::string path_escape(std::string_view segment) {
   static constexpr char digits[] = "0123456789ABCDEF";

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ganglion/core/source.hpp"
 #include "ganglion/http/client.hpp"
 
 namespace ganglion::http {
@@ -90,6 +91,31 @@ public:
 private:
   struct impl;
   std::shared_ptr<impl> impl_;
+};
+
+/// How a push source reaches its provider's hooks API.
+struct hook_api_client {
+  std::shared_ptr<client> requests; ///< the http transport's client
+  std::string ca_pem;               ///< trusted instead of the system's CAs when set
+  std::chrono::milliseconds timeout{10000};
+
+  /// hook_call of `method url` with `headers`, and `body` as `application/json` when given
+  /// (answers up to 4 MiB). Throws hook_error.
+  client_response call(std::string method, std::string url,
+                       std::vector<std::pair<std::string, std::string>> headers,
+                       std::string body) const;
+};
+
+/// The text of the PEM file `file` (empty when `file` is); throws core::source_error.
+std::string read_ca_pem(const std::string& file);
+
+/// A push source's route and the keeper of its hooks: destroying it releases the route, then
+/// the keeper (which deletes the hooks when asked to), as Argo's PostInactivate runs after the
+/// route is gone.
+class hooked_source : public core::source {
+public:
+  std::unique_ptr<hook_keeper> hooks; ///< none when the source keeps no hooks
+  std::unique_ptr<core::source> route;
 };
 
 } // namespace ganglion::http
