@@ -65,8 +65,8 @@ TEST(github_spec_rules, repositories_secrets_and_the_app) {
   auto r = load(yaml);
   EXPECT_TRUE(has_diagnostic(r, "spec.github.g.repositories[0].names",
                              position_of(yaml, "names"), "names must list at least one"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.github.g.webhookSecret", position_of(yaml, "webhookSecret"),
-                             "key"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.github.g.webhookSecret.key",
+                             position_of(yaml, "webhookSecret"), "key is required"));
   EXPECT_TRUE(has_diagnostic(r, "spec.github.g.githubApp.privateKey",
                              position_of(yaml, "githubApp"), "privateKey is required"));
   EXPECT_TRUE(has_diagnostic(r, "spec.github.g.githubApp.appID", position_of(yaml, "appID"),

@@ -33,8 +33,8 @@ TEST(gitlab_spec_rules, events_name_hook_flags_and_the_url_is_http) {
                              "unknown event Pushes (one of ConfidentialIssuesEvents"));
   EXPECT_TRUE(has_diagnostic(r, "spec.gitlab.g.gitlabBaseURL", position_of(yaml, "gitlabBaseURL"),
                              "must be an http or https URL"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.gitlab.g.secretToken", position_of(yaml, "secretToken"),
-                             "key"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.gitlab.g.secretToken.key", position_of(yaml, "secretToken"),
+                             "key is required"));
 }
 
 TEST(gitlab_spec_rules, the_webhook_context_is_required) {
