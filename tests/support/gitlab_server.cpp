@@ -107,7 +107,9 @@ gitlab_server::gitlab_server(std::string token) : impl_(std::make_unique<impl>()
     std::make_unique<loopback_acceptor>([impl = impl_.get()](tcp::socket& s) { impl->serve(s); });
 }
 
-gitlab_server::~gitlab_server() { impl_->acceptor.reset(); }
+gitlab_server::~gitlab_server() {
+  impl_->acceptor.reset();
+}
 
 std::string gitlab_server::base_url() const {
   return "http://127.0.0.1:" + std::to_string(impl_->acceptor->port());

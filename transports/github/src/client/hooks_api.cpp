@@ -56,7 +56,9 @@ std::string hooks_api::repo_scope(const std::string& owner, const std::string& n
   return "repos/" + http::path_escape(owner) + "/" + http::path_escape(name);
 }
 
-std::string hooks_api::org_scope(const std::string& org) { return "orgs/" + http::path_escape(org); }
+std::string hooks_api::org_scope(const std::string& org) {
+  return "orgs/" + http::path_escape(org);
+}
 
 http::client_response hooks_api::call(const std::string& method, const std::string& path,
                                       std::string body) const {
@@ -103,7 +105,8 @@ std::int64_t hooks_api::create(const std::string& scope, const hook_config& conf
   auto reply = call("POST", scope + "/hooks", create_body(config));
   auto parsed = json::parse(reply.body, nullptr, false);
   if (!parsed.is_object() || !parsed.contains("id") || !parsed["id"].is_number_integer())
-    throw http::hook_error("POST " + base_url_ + scope + "/hooks answered without the hook's id", false);
+    throw http::hook_error("POST " + base_url_ + scope + "/hooks answered without the hook's id",
+                           false);
   return parsed["id"].get<std::int64_t>();
 }
 

@@ -83,8 +83,9 @@ std::string signature_problem(std::string_view signature, std::string_view body,
     if (hi < 0 || lo < 0)
       return "error decoding signature " + quoted(signature) + ": encoding/hex: invalid byte";
     if (i + 1 >= hex.size())
-      return "error decoding signature " + quoted(signature) + ": encoding/hex: odd length hex "
-             "string";
+      return "error decoding signature " + quoted(signature)
+             + ": encoding/hex: odd length hex "
+               "string";
     given += static_cast<char>(hi * 16 + lo);
   }
   if (!core::constant_time_equal(given, mac(md, secret, body)))

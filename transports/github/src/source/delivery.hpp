@@ -24,7 +24,6 @@ struct delivery_settings {
 /// payload, a JSON object, gets the keys `X-GitHub-Event` and `X-GitHub-Delivery` (the headers'
 /// values) and is published as `{"headers":{…},"body":{…},"metadata":{…}}`. Anything else is
 /// refused 400 with go-github's message (reason `signature` or `bad_request`).
-http::push_outcome handle_delivery(const http::request& request,
-                                   const delivery_settings& settings);
+http::push_outcome handle_delivery(const http::request& request, const delivery_settings& settings);
 
 } // namespace ganglion::github::detail

@@ -20,8 +20,8 @@ std::function<std::string()> authorization(const event_spec& spec, const core::s
                                            const std::string& at, const options& opts) {
   const auto* secrets = ctx.secrets.get();
   if (spec.api_token) {
-    auto token = core::read_secret_or_throw<core::source_error>(
-      secrets, *spec.api_token, at + ".apiToken");
+    auto token =
+      core::read_secret_or_throw<core::source_error>(secrets, *spec.api_token, at + ".apiToken");
     return [token] { return "token " + token; };
   }
   auto app_at = at + ".githubApp";
@@ -44,8 +44,8 @@ std::function<std::string()> authorization(const event_spec& spec, const core::s
   };
 }
 
-std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt,
-                                    const options& opts, const core::source_context& ctx) {
+std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt, const options& opts,
+                                    const core::source_context& ctx) {
   const auto& spec = core::spec_of<event_spec>(ctx);
   auto at = "spec.github." + ctx.event_name;
   detail::delivery_settings settings;
@@ -54,24 +54,22 @@ std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt,
       ctx.secrets.get(), *spec.webhook_secret, at + ".webhookSecret");
   settings.metadata = spec.metadata;
   auto out = std::make_unique<http::hooked_source>();
-  http::push_route route{spec.webhook,
-                         [settings](const http::request& request) {
+  http::push_route route{spec.webhook, [settings](const http::request& request) {
                            return detail::handle_delivery(request, settings);
                          }};
   out->route = http::start_push_source(*rt, ctx, std::move(route));
   if (spec.need_to_create_hooks()) {
-    auto base = spec.github_base_url.empty() ? std::string{default_base_url}
-                                             : spec.github_base_url;
+    auto base = spec.github_base_url.empty() ? std::string{default_base_url} : spec.github_base_url;
     if (!base.ends_with('/'))
       base += '/';
     auto api = std::make_shared<const detail::hooks_api>(
-      http::hook_api_client{rt->requests, http::read_ca_pem(opts.ca_file), opts.api_timeout},
-      base, authorization(spec, ctx, at, opts));
+      http::hook_api_client{rt->requests, http::read_ca_pem(opts.ca_file), opts.api_timeout}, base,
+      authorization(spec, ctx, at, opts));
     auto config = detail::hook_config_of(spec, settings.secret);
     auto name = fmt::format("github source {}/{}", ctx.event_source_name, ctx.event_name);
-    out->hooks = std::make_unique<http::hook_keeper>(
-      name, detail::hook_targets(spec, api, config), spec.delete_hook_on_finish, ctx.fail,
-      ctx.give_up, opts.hooks);
+    out->hooks = std::make_unique<http::hook_keeper>(name, detail::hook_targets(spec, api, config),
+                                                     spec.delete_hook_on_finish, ctx.fail,
+                                                     ctx.give_up, opts.hooks);
   }
   return out;
 }
@@ -79,9 +77,8 @@ std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt,
 } // namespace
 
 std::vector<std::string> check_source(const core::source_context& ctx) {
-  return core::check_spec<event_spec>(ctx, [](const event_spec&) {
-    return std::vector<std::string>{};
-  });
+  return core::check_spec<event_spec>(ctx,
+                                      [](const event_spec&) { return std::vector<std::string>{}; });
 }
 
 core::source_factory make_source_factory(std::shared_ptr<http::runtime> rt, options opts) {

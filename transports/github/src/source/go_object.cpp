@@ -22,9 +22,9 @@ void append_float(std::string& out, double f) {
   char text[64];
   double a = std::fabs(f);
   bool exponent = a != 0 && (a < 1e-6 || a >= 1e21);
-  auto [end, ec] = std::to_chars(text, text + sizeof text, f,
-                                 exponent ? std::chars_format::scientific
-                                          : std::chars_format::fixed);
+  auto [end, ec] =
+    std::to_chars(text, text + sizeof text, f,
+                  exponent ? std::chars_format::scientific : std::chars_format::fixed);
   std::string s(text, end);
   if (exponent) {
     auto n = s.size();
@@ -36,39 +36,45 @@ void append_float(std::string& out, double f) {
 
 void append(std::string& out, const json& v) {
   switch (v.type()) {
-  case json::value_t::null: out += "null"; break;
-  case json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; break;
-  case json::value_t::number_integer: append_float(out, static_cast<double>(v.get<std::int64_t>())); break;
-  case json::value_t::number_unsigned: append_float(out, static_cast<double>(v.get<std::uint64_t>())); break;
-  case json::value_t::number_float: append_float(out, v.get<double>()); break;
-  case json::value_t::string: dsl::append_go_json_string(out, v.get_ref<const std::string&>()); break;
-  case json::value_t::array: {
-    out += '[';
-    bool first = true;
-    for (const auto& e : v) {
-      if (!first)
-        out += ',';
-      first = false;
-      append(out, e);
+    case json::value_t::null: out += "null"; break;
+    case json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; break;
+    case json::value_t::number_integer:
+      append_float(out, static_cast<double>(v.get<std::int64_t>()));
+      break;
+    case json::value_t::number_unsigned:
+      append_float(out, static_cast<double>(v.get<std::uint64_t>()));
+      break;
+    case json::value_t::number_float: append_float(out, v.get<double>()); break;
+    case json::value_t::string:
+      dsl::append_go_json_string(out, v.get_ref<const std::string&>());
+      break;
+    case json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& e : v) {
+        if (!first)
+          out += ',';
+        first = false;
+        append(out, e);
+      }
+      out += ']';
+      break;
     }
-    out += ']';
-    break;
-  }
-  case json::value_t::object: {
-    out += '{';
-    bool first = true;
-    for (const auto& [key, value] : v.items()) {
-      if (!first)
-        out += ',';
-      first = false;
-      dsl::append_go_json_string(out, key);
-      out += ':';
-      append(out, value);
+    case json::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [key, value] : v.items()) {
+        if (!first)
+          out += ',';
+        first = false;
+        dsl::append_go_json_string(out, key);
+        out += ':';
+        append(out, value);
+      }
+      out += '}';
+      break;
     }
-    out += '}';
-    break;
-  }
-  default: out += "null"; break;
+    default: out += "null"; break;
   }
 }
 
@@ -113,8 +119,11 @@ std::optional<std::string> remarshal_object(std::string_view document,
   }
   if (!value.is_object()) {
     error = std::string{"json: cannot unmarshal "}
-            + (value.is_array() ? "array" : value.is_string() ? "string"
-               : value.is_boolean() ? "bool" : value.is_null() ? "null" : "number")
+            + (value.is_array()     ? "array"
+               : value.is_string()  ? "string"
+               : value.is_boolean() ? "bool"
+               : value.is_null()    ? "null"
+                                    : "number")
             + " into Go value of type map[string]interface {}";
     return std::nullopt;
   }

@@ -4,8 +4,8 @@ namespace ganglion::github::detail {
 
 namespace {
 
-http::hook_target target(std::string name, std::string scope,
-                         std::shared_ptr<const hooks_api> api, const hook_config& config) {
+http::hook_target target(std::string name, std::string scope, std::shared_ptr<const hooks_api> api,
+                         const hook_config& config) {
   http::hook_target out;
   out.name = std::move(name);
   out.ensure = [api, scope, config] {

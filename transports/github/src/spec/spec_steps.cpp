@@ -1,5 +1,5 @@
-#include "ganglion/http/internal/push_spec.hpp"
 #include "spec/spec_steps.hpp"
+#include "ganglion/http/internal/push_spec.hpp"
 
 namespace ganglion::github {
 

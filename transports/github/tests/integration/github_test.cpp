@@ -266,8 +266,8 @@ TEST_F(github_source, an_api_that_is_down_is_retried_with_backoff_then_fails_the
 }
 
 TEST_F(github_source, a_github_app_registers_with_its_installation_token) {
-  test::tls_front front{static_cast<std::uint16_t>(
-    std::stoi(api.base_url().substr(api.base_url().rfind(':') + 1)))};
+  test::tls_front front{
+    static_cast<std::uint16_t>(std::stoi(api.base_url().substr(api.base_url().rfind(':') + 1)))};
   with_hooks();
   spec.api_token.reset();
   spec.github_app = github::github_app_creds{dsl::secret_key_selector{"github-app", "pem"}, app_id,

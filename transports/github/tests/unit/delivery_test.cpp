@@ -19,8 +19,8 @@ http::request delivery(std::string body, std::string signature,
   http::request r;
   r.method = "POST";
   r.target = r.path = "/push";
-  r.headers = {{"content-type", content_type}, {"x-github-event", "push"},
-               {"X-GitHub-Delivery", "d-1"}};
+  r.headers = {
+    {"content-type", content_type}, {"x-github-event", "push"}, {"X-GitHub-Delivery", "d-1"}};
   if (!signature.empty())
     r.headers.emplace_back("X-Hub-Signature-256", signature);
   r.body = std::move(body);
@@ -30,18 +30,18 @@ http::request delivery(std::string body, std::string signature,
 TEST(github_signature, githubs_documented_test_vector) {
   EXPECT_EQ(sign("sha256", secret, "Hello, World!"),
             "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17");
-  EXPECT_EQ(signature_problem(
-              "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
-              "Hello, World!", secret),
-            "");
-  EXPECT_EQ(signature_problem(
-              "sha256=757107EA0EB2509FC211221CCE984B8A37570B6D7586C22C46F4379C8B043E17",
-              "Hello, World!", secret),
-            ""); // Go's hex.DecodeString takes upper case
-  EXPECT_EQ(signature_problem(
-              "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
-              "Hello, World?", secret),
-            "payload signature check failed");
+  EXPECT_EQ(
+    signature_problem("sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
+                      "Hello, World!", secret),
+    "");
+  EXPECT_EQ(
+    signature_problem("sha256=757107EA0EB2509FC211221CCE984B8A37570B6D7586C22C46F4379C8B043E17",
+                      "Hello, World!", secret),
+    ""); // Go's hex.DecodeString takes upper case
+  EXPECT_EQ(
+    signature_problem("sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
+                      "Hello, World?", secret),
+    "payload signature check failed");
 }
 
 TEST(github_signature, go_githubs_other_answers) {
@@ -59,8 +59,8 @@ TEST(github_signature, go_githubs_other_answers) {
 TEST(github_delivery, a_signed_json_delivery_is_argos_event_data) {
   std::string body = "{\"zen\":\"a < b & c\",\"hook_id\":12345678901,\"n\":1.50,"
                      "\"list\":[1e21,0.0000001,true,null],\"a\":{\"y\":1,\"x\":2}}";
-  auto out = handle_delivery(delivery(body, sign("sha256", secret, body)),
-                             {secret, {{"team", "a"}}});
+  auto out =
+    handle_delivery(delivery(body, sign("sha256", secret, body)), {secret, {{"team", "a"}}});
   ASSERT_TRUE(out.data) << out.reply.body;
   EXPECT_EQ(*out.data,
             R"({"headers":{"Content-Type":["application/json"],"X-Github-Delivery":["d-1"],)"

@@ -10,7 +10,7 @@ using namespace ganglion::dsl::testing;
 
 namespace {
 const std::string hook = "      webhook: {endpoint: /p, port: \"12000\", method: POST}\n";
-}
+} // namespace
 
 TEST(github_spec_rules, repositories_or_organizations_one_of_them) {
   auto yaml = event_source_yaml("  github:\n    none:\n" + hook
@@ -31,7 +31,8 @@ TEST(github_spec_rules, creating_hooks_needs_events) {
   EXPECT_TRUE(has_diagnostic(load(yaml), "spec.github.g.events", position_of(yaml, "g:"),
                              "events must be defined to create a github webhook"));
   auto without_url = event_source_yaml("  github:\n    g:\n      organizations: [o]\n"
-                                       "      apiToken: {name: t, key: k}\n" + hook);
+                                       "      apiToken: {name: t, key: k}\n"
+                                       + hook);
   EXPECT_TRUE(clean(load(without_url)));
 }
 
@@ -46,25 +47,23 @@ TEST(github_spec_rules, content_type_and_enterprise_urls) {
                              "githubUploadURL is required when githubBaseURL is set"));
   auto upload = event_source_yaml("  github:\n    g:\n      organizations: [o]\n" + hook
                                   + "      githubUploadURL: https://ghe/api/uploads/\n");
-  EXPECT_TRUE(has_diagnostic(load(upload), "spec.github.g.githubBaseURL",
-                             position_of(upload, "g:"),
+  EXPECT_TRUE(has_diagnostic(load(upload), "spec.github.g.githubBaseURL", position_of(upload, "g:"),
                              "githubBaseURL is required when githubUploadURL is set"));
   auto scheme = event_source_yaml("  github:\n    g:\n      organizations: [o]\n" + hook
                                   + "      githubBaseURL: ghe/api/v3/\n"
                                     "      githubUploadURL: ghe/api/uploads/\n");
   EXPECT_TRUE(has_diagnostic(load(scheme), "spec.github.g.githubBaseURL",
-                             position_of(scheme, "githubBaseURL"),
-                             "must be an http or https URL"));
+                             position_of(scheme, "githubBaseURL"), "must be an http or https URL"));
 }
 
 TEST(github_spec_rules, repositories_secrets_and_the_app) {
-  auto yaml = event_source_yaml("  github:\n    g:\n      repositories: [{owner: o, names: []}]\n"
-                                + hook
-                                + "      webhookSecret: {name: s}\n"
-                                  "      githubApp: {appID: 0}\n");
+  auto yaml =
+    event_source_yaml("  github:\n    g:\n      repositories: [{owner: o, names: []}]\n" + hook
+                      + "      webhookSecret: {name: s}\n"
+                        "      githubApp: {appID: 0}\n");
   auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.github.g.repositories[0].names",
-                             position_of(yaml, "names"), "names must list at least one"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.github.g.repositories[0].names", position_of(yaml, "names"),
+                             "names must list at least one"));
   EXPECT_TRUE(has_diagnostic(r, "spec.github.g.webhookSecret.key",
                              position_of(yaml, "webhookSecret"), "key is required"));
   EXPECT_TRUE(has_diagnostic(r, "spec.github.g.githubApp.privateKey",
@@ -76,9 +75,10 @@ TEST(github_spec_rules, repositories_secrets_and_the_app) {
 }
 
 TEST(github_spec_rules, the_webhook_context_is_required) {
-  auto yaml = event_source_yaml("  github:\n    g:\n      repositories: [{owner: o, names: [r]}]\n");
-  EXPECT_TRUE(has_diagnostic(load(yaml), "spec.github.g.webhook.endpoint",
-                             position_of(yaml, "g:"), "endpoint is required"));
+  auto yaml =
+    event_source_yaml("  github:\n    g:\n      repositories: [{owner: o, names: [r]}]\n");
+  EXPECT_TRUE(has_diagnostic(load(yaml), "spec.github.g.webhook.endpoint", position_of(yaml, "g:"),
+                             "endpoint is required"));
 }
 
 TEST(github_spec_rules, a_github_app_needs_an_https_api) {

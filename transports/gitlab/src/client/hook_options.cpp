@@ -39,10 +39,10 @@ constexpr std::array project_flags{
 };
 
 /// The flags Argo always sends (false unless listed).
-constexpr std::array defaults{"ConfidentialNoteEvents", "PushEvents", "IssuesEvents",
-                              "ConfidentialIssuesEvents", "MergeRequestsEvents", "TagPushEvents",
-                              "NoteEvents", "JobEvents", "PipelineEvents", "WikiPageEvents",
-                              "EmojiEvents"};
+constexpr std::array defaults{
+  "ConfidentialNoteEvents", "PushEvents",     "IssuesEvents", "ConfidentialIssuesEvents",
+  "MergeRequestsEvents",    "TagPushEvents",  "NoteEvents",   "JobEvents",
+  "PipelineEvents",         "WikiPageEvents", "EmojiEvents"};
 
 /// AddGroupHookOptions' fields Argo fills, in its order.
 constexpr std::array group_fields{
@@ -102,9 +102,8 @@ std::string body(const Fields& fields, const hook_request& r) {
 } // namespace
 
 bool is_hook_flag(std::string_view name) {
-  return std::any_of(project_flags.begin(), project_flags.end(), [&](const flag& f) {
-    return f.field == name && !f.key.empty();
-  });
+  return std::any_of(project_flags.begin(), project_flags.end(),
+                     [&](const flag& f) { return f.field == name && !f.key.empty(); });
 }
 
 std::string hook_flag_names() {
@@ -119,6 +118,8 @@ std::string project_hook_body(const hook_request& request) {
   return body(project_flags, request);
 }
 
-std::string group_hook_body(const hook_request& request) { return body(group_fields, request); }
+std::string group_hook_body(const hook_request& request) {
+  return body(group_fields, request);
+}
 
 } // namespace ganglion::gitlab::detail

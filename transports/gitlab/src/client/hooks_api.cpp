@@ -20,9 +20,8 @@ std::int64_t id_of(const json& value) {
 std::string api_root(std::string base_url) {
   if (!base_url.ends_with('/'))
     base_url += '/';
-  auto path_at = base_url.find('/', base_url.find("://") == std::string::npos
-                                      ? 0
-                                      : base_url.find("://") + 3);
+  auto path_at =
+    base_url.find('/', base_url.find("://") == std::string::npos ? 0 : base_url.find("://") + 3);
   auto path = path_at == std::string::npos ? std::string{} : base_url.substr(path_at);
   if (!path.ends_with("api/v4/"))
     base_url += "api/v4/";
@@ -42,11 +41,10 @@ std::string hooks_api::group_scope(const std::string& group) {
 
 http::client_response hooks_api::call(const std::string& method, const std::string& path,
                                       std::string body) const {
-  return client_.call(method, root_ + path,
-                      {{"PRIVATE-TOKEN", token_},
-                       {"Accept", "application/json"},
-                       {"User-Agent", "go-gitlab"}},
-                      std::move(body));
+  return client_.call(
+    method, root_ + path,
+    {{"PRIVATE-TOKEN", token_}, {"Accept", "application/json"}, {"User-Agent", "go-gitlab"}},
+    std::move(body));
 }
 
 std::vector<hook> hooks_api::list(const std::string& scope) const {

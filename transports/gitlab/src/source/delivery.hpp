@@ -21,7 +21,6 @@ struct delivery_settings {
 /// One delivery: with a secret token, `X-Gitlab-Token` must be it (constant time; else 400
 /// `token mismatch`, reason `unauthorized`); the body must be JSON (else 400 `invalid event`,
 /// reason `bad_request`) and is published as `{"headers":{…},"body":…,"metadata":{…}}`.
-http::push_outcome handle_delivery(const http::request& request,
-                                   const delivery_settings& settings);
+http::push_outcome handle_delivery(const http::request& request, const delivery_settings& settings);
 
 } // namespace ganglion::gitlab::detail

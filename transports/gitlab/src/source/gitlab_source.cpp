@@ -35,11 +35,11 @@ std::vector<http::hook_target> targets(const event_spec& spec,
   auto group_body = detail::group_hook_body(hook);
   auto project_body = detail::project_hook_body(hook);
   for (const auto& g : spec.groups)
-    out.push_back(target("group " + g, detail::hooks_api::group_scope(g), api, hook.url,
-                         group_body));
+    out.push_back(
+      target("group " + g, detail::hooks_api::group_scope(g), api, hook.url, group_body));
   for (const auto& p : spec.project_list())
-    out.push_back(target("project " + p, detail::hooks_api::project_scope(p), api, hook.url,
-                         project_body));
+    out.push_back(
+      target("project " + p, detail::hooks_api::project_scope(p), api, hook.url, project_body));
   return out;
 }
 
@@ -52,8 +52,8 @@ std::string formatted_url(std::string url, std::string endpoint) {
   return url + endpoint;
 }
 
-std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt,
-                                    const options& opts, const core::source_context& ctx) {
+std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt, const options& opts,
+                                    const core::source_context& ctx) {
   const auto& spec = core::spec_of<event_spec>(ctx);
   auto at = "spec.gitlab." + ctx.event_name;
   const auto* secrets = ctx.secrets.get();
@@ -63,8 +63,7 @@ std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt,
       secrets, *spec.secret_token, at + ".secretToken");
   settings.metadata = spec.metadata;
   auto out = std::make_unique<http::hooked_source>();
-  http::push_route route{spec.webhook,
-                         [settings](const http::request& request) {
+  http::push_route route{spec.webhook, [settings](const http::request& request) {
                            return detail::handle_delivery(request, settings);
                          }};
   out->route = http::start_push_source(*rt, ctx, std::move(route));
@@ -87,9 +86,8 @@ std::unique_ptr<core::source> start(const std::shared_ptr<http::runtime>& rt,
 } // namespace
 
 std::vector<std::string> check_source(const core::source_context& ctx) {
-  return core::check_spec<event_spec>(ctx, [](const event_spec&) {
-    return std::vector<std::string>{};
-  });
+  return core::check_spec<event_spec>(ctx,
+                                      [](const event_spec&) { return std::vector<std::string>{}; });
 }
 
 core::source_factory make_source_factory(std::shared_ptr<http::runtime> rt, options opts) {

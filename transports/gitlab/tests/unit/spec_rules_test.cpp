@@ -9,14 +9,13 @@ using namespace ganglion::dsl;
 using namespace ganglion::dsl::testing;
 
 TEST(gitlab_spec_rules, events_base_url_and_access_token_are_required) {
-  auto yaml = event_source_yaml(
-    "  gitlab:\n    g:\n      projects: [\"1\"]\n"
-    "      webhook: {endpoint: /p, port: \"12000\", method: POST}\n");
+  auto yaml = event_source_yaml("  gitlab:\n    g:\n      projects: [\"1\"]\n"
+                                "      webhook: {endpoint: /p, port: \"12000\", method: POST}\n");
   auto r = load(yaml);
   auto g = position_of(yaml, "g:");
   EXPECT_TRUE(has_diagnostic(r, "spec.gitlab.g.events", g, "events can't be empty"));
-  EXPECT_TRUE(has_diagnostic(r, "spec.gitlab.g.gitlabBaseURL", g,
-                             "gitlab base url can't be empty"));
+  EXPECT_TRUE(
+    has_diagnostic(r, "spec.gitlab.g.gitlabBaseURL", g, "gitlab base url can't be empty"));
   EXPECT_TRUE(has_diagnostic(r, "spec.gitlab.g.accessToken", g, "access token can't be nil"));
 }
 
@@ -41,6 +40,6 @@ TEST(gitlab_spec_rules, the_webhook_context_is_required) {
   auto yaml = event_source_yaml("  gitlab:\n    g:\n      projects: [\"1\"]\n      events: []\n"
                                 "      accessToken: {name: a, key: t}\n"
                                 "      gitlabBaseURL: https://gitlab.com\n");
-  EXPECT_TRUE(has_diagnostic(load(yaml), "spec.gitlab.g.webhook.endpoint",
-                             position_of(yaml, "g:"), "endpoint is required"));
+  EXPECT_TRUE(has_diagnostic(load(yaml), "spec.gitlab.g.webhook.endpoint", position_of(yaml, "g:"),
+                             "endpoint is required"));
 }

@@ -23,9 +23,9 @@ std::string reason_of(const std::string& body) {
   if (parsed.is_object())
     for (const char* key : {"message", "error"})
       if (auto found = parsed.find(key); found != parsed.end())
-        return found->is_string() ? found->get<std::string>()
-                                  : found->dump(-1, ' ', false,
-                                                nlohmann::json::error_handler_t::replace);
+        return found->is_string()
+                 ? found->get<std::string>()
+                 : found->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return body.substr(0, 200);
 }
 
@@ -220,7 +220,9 @@ hook_keeper::hook_keeper(std::string log_name, std::vector<hook_target> targets,
   impl_->thread = std::thread([impl = impl_.get()] { impl->run(); });
 }
 
-hook_keeper::~hook_keeper() { impl_->finish(); }
+hook_keeper::~hook_keeper() {
+  impl_->finish();
+}
 
 std::map<std::string, std::string> hook_keeper::hooks() const {
   std::lock_guard lock{impl_->mutex};

@@ -25,8 +25,7 @@ namespace ganglion::http {
 class hook_error : public std::runtime_error {
 public:
   /// `what` names the call and the answer.
-  hook_error(const std::string& what, bool refused)
-    : std::runtime_error(what), refused(refused) {}
+  hook_error(const std::string& what, bool refused) : std::runtime_error(what), refused(refused) {}
   bool refused;
 };
 
