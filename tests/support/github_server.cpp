@@ -251,8 +251,23 @@ struct github_server::impl {
     return r;
   }
 
+  /// Whether `token` is an installation token issued and not expired.
+  bool issued(const std::string& token) {
+    std::lock_guard lock{mutex};
+    auto found = tokens.find(token);
+    return found != tokens.end() && found->second > std::chrono::system_clock::now();
+  }
+
+  github_hooks hooks{[this](const std::string& token) { return issued(token); }};
+
   response_t respond(const request_t& request) {
     auto target = std::string{request.target()};
+    hooks_request hooked{std::string{request.method_string()}, target,
+                         std::string{request[bhttp::field::authorization]},
+                         std::string{request[bhttp::field::accept]},
+                         std::string{request[bhttp::field::content_type]}, request.body()};
+    if (auto reply = hooks.answer(hooked))
+      return answer(reply->first, reply->second);
     if (target.starts_with("/api/v3/app/installations/") && target.ends_with("/access_tokens"))
       return exchange(request, target);
     {
@@ -333,6 +348,8 @@ std::size_t github_server::tokens_issued() const {
   std::lock_guard lock{impl_->mutex};
   return impl_->tokens.size();
 }
+
+github_hooks& github_server::hooks() { return impl_->hooks; }
 
 std::size_t github_server::git_requests_served() const {
   std::lock_guard lock{impl_->mutex};

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "github_hooks.hpp"
+
 namespace ganglion::test {
 
 /// An RSA key pair in PEM: a GitHub App's private key and the public key GitHub keeps.
@@ -33,6 +35,8 @@ std::string verify_rs256_jwt(const std::string& jwt, const std::string& public_p
 /// - git's smart HTTP for the repositories under a root folder (git-http-backend as a CGI
 ///   child), asking (401, `WWW-Authenticate: Basic`) for `x-access-token` with an issued token
 ///   as the password, or the pair given to allow_basic;
+/// - GitHub's hooks API for repositories and organizations (github_hooks), accepting the
+///   installation tokens it issued and the tokens given to hooks().accept_token;
 /// - GET of the files given to put_file.
 class github_server {
 public:
@@ -58,6 +62,8 @@ public:
   void set_token_lifetime(std::chrono::seconds lifetime);
   /// Tokens issued so far.
   std::size_t tokens_issued() const;
+  /// The hooks API: its hooks, the requests it received, its failures.
+  github_hooks& hooks();
   /// git requests answered with the repository (credentials accepted) so far.
   std::size_t git_requests_served() const;
 

@@ -86,8 +86,8 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
   EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k.tls", position_of(kafka, "tls"),
                              "both clientCertSecret and clientKeySecret"));
 
-  auto github = event_source_yaml("  github:\n    g:\n      repositories: [{owner: o, names: [r]}]\n");
-  EXPECT_TRUE(has_diagnostic(load(github), "spec.github.g.webhook", position_of(github, "g:"),
+  auto gerrit = event_source_yaml("  gerrit:\n    g:\n      projects: [p]\n");
+  EXPECT_TRUE(has_diagnostic(load(gerrit), "spec.gerrit.g.webhook", position_of(gerrit, "g:"),
                              "webhook is required"));
 }
 

@@ -121,33 +121,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "channelKey", p, cx);
        check_tls(s, p, cx);
      }},
-    {"github",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       bool repos = non_empty_list(s, "repositories")
-                    || (!text(s, "owner").empty() && !text(s, "repository").empty());
-       bool orgs = has(s, "organizations");
-       bool credentials = has(s, "apiToken")
-                          || (has(s, "githubApp") && has(s["githubApp"], "privateKey"));
-       if (credentials && webhook_url_set(s) && !non_empty_list(s, "events"))
-         cx.error(child_path(p, "events"), "events must be listed to create the webhook");
-       if (!repos && !orgs)
-         cx.error(p, "a github event needs repositories or organizations");
-       if (repos && orgs)
-         cx.error(p, "a github event takes repositories or organizations, not both");
-       auto content = text(s, "contentType");
-       if (!content.empty() && content != "json" && content != "form")
-         cx.error(child_path(p, "contentType"), "contentType must be json or form");
-       if (text(s, "githubBaseURL").empty() != text(s, "githubUploadURL").empty())
-         cx.error(p, "githubBaseURL and githubUploadURL go together");
-       check_webhook_context(s, p, cx);
-     }},
-    {"gitlab",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required_object(s, "events", p, cx);
-       required(s, "gitlabBaseURL", p, cx);
-       required_object(s, "accessToken", p, cx);
-       check_webhook_context(s, p, cx);
-     }},
     {"hdfs",
      [](const json& s, const std::string& p, const load_context& cx) {
        auto type = text(s, "type");

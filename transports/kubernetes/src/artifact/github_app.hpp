@@ -1,48 +1,43 @@
 #pragma once
 
 // `git.githubApp`: the credentials Argo's git reader gets from a GitHub App (ghinstallation):
-// a JWT signed with the App's key is exchanged for an installation token, which git sends as
-// the password of user `x-access-token`.
+// the http transport's installation token (ganglion/http/github_app.hpp), which git sends as the
+// password of user `x-access-token`; its errors become artifact_error.
 
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "artifact/artifact.hpp"
+#include "ganglion/http/github_app.hpp"
+
 namespace ganglion::kubernetes::detail {
 
-/// The App's JWT at `now`, as ghinstallation signs it: RS256, `iss` the App ID (a string),
-/// `iat` 30 s before `now` in whole seconds, `exp` 2 minutes after `iat`. Throws
-/// artifact_error at `key_path` when `private_key_pem` is not an RSA private key in PEM
-/// (PKCS #1 or PKCS #8, unencrypted); the key never appears in a message.
-std::string github_app_jwt(std::string_view private_key_pem, std::int64_t app_id,
-                           std::chrono::system_clock::time_point now, const std::string& key_path);
+using http::github_api_url;
+using http::github_api_url_problem;
+/// What one token exchange needs (http::github_app_request; its own type, so that calls here
+/// pick the functions that throw artifact_error).
+struct github_app_request : http::github_app_request {};
 
-/// The REST API root the App's JWT goes to: `configured` (an engine option, trailing `/`
-/// dropped), else `https://api.github.com` as ghinstallation's; never derived from `git.url`.
-std::string github_api_url(std::string_view configured);
+/// http::github_app_jwt; throws artifact_error.
+inline std::string github_app_jwt(std::string_view private_key_pem, std::int64_t app_id,
+                                  std::chrono::system_clock::time_point now,
+                                  const std::string& key_path) {
+  try {
+    return http::github_app_jwt(private_key_pem, app_id, now, key_path);
+  } catch (const http::github_app_error& e) {
+    throw artifact_error(e.what());
+  }
+}
 
-/// Why the JWT may not be sent to `api_url` (not https, no host); empty when it may.
-std::string github_api_url_problem(std::string_view api_url);
-
-/// What one token exchange needs.
-struct github_app_request {
-  /// From github_api_url, https (github_api_url_problem).
-  std::string api_url;
-  std::int64_t app_id = 0;
-  std::int64_t installation_id = 0;
-  std::string private_key_pem;
-  /// Longest the exchange may take.
-  std::chrono::milliseconds timeout{30000};
-  /// PEM bundle trusted instead of the system's CAs; empty: the system's.
-  std::string ca_file;
-};
-
-/// An installation token of `request`'s App: the cached one until a minute before its
-/// `expires_at` (ghinstallation's refresh time), else a new one from
-/// `POST {api_url}/app/installations/{installation_id}/access_tokens`. Throws artifact_error
-/// at `path` (the githubApp field; `path.privateKey` for a bad key), with GitHub's `message`
-/// when it refuses.
-std::string github_app_token(const github_app_request& request, const std::string& path);
+/// http::github_app_token; throws artifact_error.
+inline std::string github_app_token(const github_app_request& request, const std::string& path) {
+  try {
+    return http::github_app_token(request, path);
+  } catch (const http::github_app_error& e) {
+    throw artifact_error(e.what());
+  }
+}
 
 } // namespace ganglion::kubernetes::detail

@@ -1,3 +1,6 @@
+#include "ganglion/http/github_app.hpp"
+
+#include <ctime>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -6,13 +9,10 @@
 #include <curl/curl.h>
 #include <simdjson.h>
 
-#include "artifact/artifact.hpp"
-#include "artifact/github_app.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
-#include "client/resource_time.hpp"
 
-namespace ganglion::kubernetes::detail {
+namespace ganglion::http {
 
 namespace {
 
@@ -54,7 +54,7 @@ answer post(const std::string& url, const std::string& jwt, const github_app_req
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   easy_handle handle{curl_easy_init(), &curl_easy_cleanup};
   if (!handle)
-    throw artifact_error(path + ": cannot start an HTTP request (curl_easy_init failed)");
+    throw github_app_error(path + ": cannot start an HTTP request (curl_easy_init failed)");
   auto* h = handle.get();
   auto bearer = "Authorization: Bearer " + jwt;
   header_list headers{nullptr, &curl_slist_free_all};
@@ -79,13 +79,27 @@ answer post(const std::string& url, const std::string& jwt, const github_app_req
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error);
   auto code = curl_easy_perform(h);
   if (code == CURLE_WRITE_ERROR)
-    throw artifact_error(path + ": POST " + url + " answered more than "
+    throw github_app_error(path + ": POST " + url + " answered more than "
                          + std::to_string(max_answer) + " bytes");
   if (code != CURLE_OK)
-    throw artifact_error(path + ": POST " + url + " failed: "
+    throw github_app_error(path + ": POST " + url + " failed: "
                          + (error[0] ? std::string{error} : curl_easy_strerror(code)));
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &out.status);
   return out;
+}
+
+/// GitHub's `expires_at` (`2016-07-11T22:14:10Z`, UTC), or nullopt.
+std::optional<wall::time_point> parse_expiry(const std::string& text) {
+  std::tm tm{};
+  char zone = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &zone)
+        != 7
+      || zone != 'Z')
+    return std::nullopt;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return wall::from_time_t(timegm(&tm));
 }
 
 /// The string at `key` of the JSON object `body`; nullopt when there is none.
@@ -104,20 +118,20 @@ cached_token exchange(const github_app_request& request, const std::string& path
   auto url = request.api_url + "/app/installations/" + std::to_string(request.installation_id)
              + "/access_tokens";
   if (auto problem = github_api_url_problem(request.api_url); !problem.empty())
-    throw artifact_error(path + ": " + problem);
+    throw github_app_error(path + ": " + problem, true);
   auto reply = post(url, jwt, request, path);
   auto who = " (appID " + std::to_string(request.app_id) + ", installationID "
              + std::to_string(request.installation_id) + ")";
   if (reply.status / 100 != 2) {
     auto message = string_at(reply.body, "message");
-    throw artifact_error(path + ": POST " + url + " answered HTTP " + std::to_string(reply.status)
-                         + (message ? ": " + *message : std::string{}) + who);
+    throw github_app_error(path + ": POST " + url + " answered HTTP " + std::to_string(reply.status)
+                         + (message ? ": " + *message : std::string{}) + who, reply.status / 100 == 4);
   }
   auto token = string_at(reply.body, "token");
   auto expires = string_at(reply.body, "expires_at");
-  auto expires_at = expires ? parse_rfc3339(*expires) : std::nullopt;
+  auto expires_at = expires ? parse_expiry(*expires) : std::nullopt;
   if (!token || token->empty() || !expires_at)
-    throw artifact_error(path + ": POST " + url + " answered without a token and its expires_at"
+    throw github_app_error(path + ": POST " + url + " answered without a token and its expires_at"
                          + who);
   return {std::move(*token), *expires_at};
 }
@@ -136,4 +150,4 @@ std::string github_app_token(const github_app_request& request, const std::strin
   return found->second.token;
 }
 
-} // namespace ganglion::kubernetes::detail
+} // namespace ganglion::http

@@ -1,10 +1,9 @@
 #include <string>
 
-#include "artifact/artifact.hpp"
-#include "artifact/github_app.hpp"
 #include "ganglion/dsl/go/jwt.hpp"
+#include "ganglion/http/github_app.hpp"
 
-namespace ganglion::kubernetes::detail {
+namespace ganglion::http {
 
 std::string github_app_jwt(std::string_view private_key_pem, std::int64_t app_id,
                            std::chrono::system_clock::time_point now, const std::string& key_path) {
@@ -17,7 +16,7 @@ std::string github_app_jwt(std::string_view private_key_pem, std::int64_t app_id
     return dsl::sign_rs256_jwt(R"({"alg":"RS256","typ":"JWT"})", claims, private_key_pem,
                                "GitHub Apps sign with RS256");
   } catch (const dsl::jwt_error& e) {
-    throw artifact_error(key_path + ": " + e.what());
+    throw github_app_error(key_path + ": " + e.what(), true);
   }
 }
 
@@ -37,4 +36,4 @@ std::string github_api_url_problem(std::string_view api_url) {
   return {};
 }
 
-} // namespace ganglion::kubernetes::detail
+} // namespace ganglion::http
