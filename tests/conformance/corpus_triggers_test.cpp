@@ -12,18 +12,20 @@
 //   `argoWorkflow` trigger reports (lastResult, see docs/kubernetes.md) exists in the test API
 //   server with Argo's sensor and trigger labels (or is gone after a delete), the HTTP server
 //   got the `http` request, a subscriber got the `nats` message, the Kafka cluster holds the
-//   `kafka` record, the `triggers.Trigger` server got the `custom` trigger's FetchResource (its
-//   `spec` after the template's parameters), Execute (the fetched resource after
-//   `custom.parameters`) and ApplyPolicy; a `log` trigger's success is its effect.
+//   `kafka` record, the Slack stand-in got the `slack` chat.postMessage, the
+//   `triggers.Trigger` server got the `custom` trigger's FetchResource (its `spec` after the
+//   template's parameters), Execute (the fetched resource after `custom.parameters`) and
+//   ApplyPolicy; a `log` trigger's success is its effect.
 //
 // What the test changes in the corpus Sensors (trigger_world.hpp), and nothing else:
 // - addresses: `http.url` / `http.serverURL` → the local HTTP server (path `/<trigger>`),
 //   `nats.url` → a local nats-server, `kafka.url` → a librdkafka mock cluster,
 //   `custom.serverURL` → a `triggers.Trigger` server in the test process
 //   (transports/grpc/tests/support; its FetchResource answers a Tekton PipelineRun holding the
-//   `spec` it got, as the example's server would; without gRPC the kind is absent); the Kubernetes
-//   API is the test API server through `--kubeconfig` (namespace `argo-events`); a `file`
-//   trigger source's path → a temporary file holding Argo's hello-world Workflow; a `git`
+//   `spec` it got, as the example's server would; without gRPC the kind is absent), the slack
+//   trigger's Web API (`--slack-api-url`) → an http_sink answering `{"ok":true,…}`; the
+//   Kubernetes API is the test API server through `--kubeconfig` (namespace `argo-events`); a
+//   `file` trigger source's path → a temporary file holding Argo's hello-world Workflow; a `git`
 //   source's url → a local repository holding that Workflow at its filePath, branch, tag and
 //   ref (over smart HTTP from a GitHub stand-in, git-http-backend, for `creds` and `githubApp`;
 //   a file:// URL otherwise) and its cloneDirectory → a temporary folder; a `url` source's
@@ -69,11 +71,17 @@ using namespace std::chrono_literals;
 namespace {
 
 /// Sensors of the corpus whose every trigger runs; a change in behaviour shows here. Without
-/// gRPC, custom-trigger.yaml needs the `custom` kind.
+/// gRPC, custom-trigger.yaml needs the `custom` kind; without slack, slack-trigger.yaml needs
+/// the `slack` kind.
 #if GANGLION_WITH_GRPC
-constexpr std::size_t pinned_running = 84;
+constexpr std::size_t pinned_with_grpc = 84;
 #else
-constexpr std::size_t pinned_running = 83;
+constexpr std::size_t pinned_with_grpc = 83;
+#endif
+#if GANGLION_WITH_SLACK
+constexpr std::size_t pinned_running = pinned_with_grpc + 1;
+#else
+constexpr std::size_t pinned_running = pinned_with_grpc;
 #endif
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
@@ -260,6 +268,7 @@ TEST(corpus_triggers, every_sensor_whose_triggers_all_run_fires_and_acts) {
   settings.set("--kubeconfig", {world.kubeconfig()});
   settings.set("--artifact-ca-file", {world.github().ca_file()});
   settings.set("--github-api-url", {world.github().api_url()});
+  settings.set("--slack-api-url", {world.slack_api_url()});
   auto kinds = app::register_kinds(std::make_shared<http::runtime>(), settings);
   sensor_host host;
   sensor_run run{world, kinds.triggers, host};

@@ -196,6 +196,7 @@ YAML::Node yaml_at(const YAML::Node& node, std::initializer_list<const char*> pa
 trigger_world::trigger_world()
   : github_(hello_world), kubeconfig_(temp_dir() + "/kubeconfig"), secrets_dir_(temp_dir()) {
   write_file(kubeconfig_, api_.kubeconfig({}, std::nullopt, "argo-events"));
+  slack_.set_answer(R"({"ok":true,"channel":"C0","ts":"1.1"})", "application/json");
 }
 
 trigger_world::~trigger_world() = default;
@@ -238,6 +239,10 @@ void trigger_world::prepare(YAML::Node sensor) {
     }
     if (auto nats = yaml_at(t, {"nats"}); nats.IsMap())
       nats["url"] = nats_.url();
+    if (auto token = yaml_at(t, {"slack", "slackToken"}); token.IsMap())
+      write_file(fmt::format("{}/{}/{}", secrets_dir_, text_at(token, {"name"}),
+                             text_at(token, {"key"})),
+                 "conformance-" + text_at(token, {"key"}));
     if (auto kafka = yaml_at(t, {"kafka"}); kafka.IsMap()) {
       if (!kafka_)
         kafka_ = std::make_unique<kafka_broker>();
@@ -401,6 +406,7 @@ std::string trigger_world::outside_reach(const YAML::Node& sensor) const {
 
 void trigger_world::before_execution(const YAML::Node& tmpl) {
   http_seen_ = http_.requests().size();
+  slack_seen_ = slack_.requests().size();
 #if GANGLION_WITH_GRPC
   if (custom_) {
     custom_->fetches_seen = custom_->fetches();
@@ -429,6 +435,15 @@ std::string trigger_world::check_effect(const std::string& sensor, const YAML::N
     return requests.back().target == "/" + trigger
              ? ""
              : "the HTTP server got " + requests.back().target;
+  }
+  if (type == "slack") {
+    auto requests = slack_.requests();
+    if (requests.size() <= slack_seen_)
+      return "the Slack API stand-in got no request";
+    const auto& r = requests.back();
+    return r.target == "/api/chat.postMessage" && r.body.find("channel=") != std::string::npos
+             ? ""
+             : "the Slack API stand-in got " + r.target + " " + r.body;
   }
   if (type == "nats")
     return nats_reader_ && !nats_reader_->next().empty() ? "" : "no NATS message arrived";

@@ -42,6 +42,10 @@ struct http_sink::impl {
   std::vector<recorded_request> received;
   std::atomic<int> status{200};
   std::atomic<std::int64_t> delay_ms{0};
+  /// What later responses carry (set_answer), under `mutex`.
+  std::string body = "ok";
+  std::string content_type = "text/plain";
+  std::vector<std::pair<std::string, std::string>> extra_headers;
 
   void record(recorded_request r) {
     {
@@ -96,8 +100,13 @@ struct http_sink::impl {
       auto res = std::make_shared<bhttp::response<bhttp::string_body>>();
       res->version(message.version());
       res->result(static_cast<unsigned>(sink->status.load()));
-      res->set(bhttp::field::content_type, "text/plain");
-      res->body() = "ok";
+      {
+        std::lock_guard guard{sink->mutex};
+        res->set(bhttp::field::content_type, sink->content_type);
+        for (const auto& [name, value] : sink->extra_headers)
+          res->set(name, value);
+        res->body() = sink->body;
+      }
       res->keep_alive(message.keep_alive());
       res->prepare_payload();
       bhttp::async_write(stream, *res, [self = shared_from_this(), res](const error_code& ec,
@@ -155,6 +164,14 @@ bool http_sink::wait_for(std::size_t count, std::chrono::milliseconds timeout) c
 
 void http_sink::set_status(int status) {
   impl_->status = status;
+}
+
+void http_sink::set_answer(std::string body, std::string content_type,
+                           std::vector<std::pair<std::string, std::string>> headers) {
+  std::lock_guard guard{impl_->mutex};
+  impl_->body = std::move(body);
+  impl_->content_type = std::move(content_type);
+  impl_->extra_headers = std::move(headers);
 }
 
 void http_sink::set_delay(std::chrono::milliseconds delay) {

@@ -56,10 +56,6 @@ void validate_unmodelled_action(const std::string& type, const nlohmann::json& s
       cx.error(child_path(path, "payload"), "payload is required");
     check_parameters(spec, "parameters", path, scope, cx);
     check_parameters(spec, "payload", path, scope, cx);
-  } else if (type == "slack") {
-    if (!has(spec, "slackToken"))
-      cx.error(child_path(path, "slackToken"), "slackToken is required");
-    check_parameters(spec, "parameters", path, scope, cx);
   } else if (type == "openWhisk") {
     required(spec, "actionName", path, cx);
     required(spec, "host", path, cx);

@@ -11,7 +11,7 @@
 
 namespace ganglion::dsl::detail {
 
-/// Argo's rules for the action types ganglion does not model (awsLambda, slack, openWhisk,
+/// Argo's rules for the action types ganglion does not model (awsLambda, openWhisk,
 /// custom, email), on their JSON spec at `path`.
 void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
                                 const std::string& path, const parameter_scope& scope,
