@@ -21,16 +21,16 @@ std::optional<unsigned> parse_port(const std::string& text) {
 
 } // namespace
 
-void check_webhook(const webhook_spec& w, const dsl::spec_check_input& in) {
-  const auto& at = in.path;
-  const auto& cx = in.cx;
+void check_webhook_at(const webhook_spec& w, const std::string& at, const load_context& cx,
+                      bool require_method) {
   if (require(w.endpoint, child_path(at, "endpoint"), "endpoint", cx) && w.endpoint.front() != '/')
     cx.error(child_path(at, "endpoint"),
              "endpoint must start with \"/\", got \"" + w.endpoint + "\"");
   if (require(w.port, child_path(at, "port"), "port", cx) && !parse_port(w.port))
     cx.error(child_path(at, "port"), "port must be a number from 1 to 65535, got \"" + w.port
                                        + "\"");
-  require(w.method, child_path(at, "method"), "method", cx);
+  if (require_method)
+    require(w.method, child_path(at, "method"), "method", cx);
   if (w.server_cert_secret.has_value() != w.server_key_secret.has_value())
     cx.error(child_path(at, w.server_cert_secret ? "serverCertSecret" : "serverKeySecret"),
              "TLS needs both serverCertSecret and serverKeySecret");
@@ -42,6 +42,10 @@ void check_webhook(const webhook_spec& w, const dsl::spec_check_input& in) {
                + std::to_string(webhook_spec::max_payload_limit) + " bytes (64 MiB)");
 }
 
+void check_webhook(const webhook_spec& w, const dsl::spec_check_input& in) {
+  check_webhook_at(w, in.path, in.cx, true);
+}
+
 std::optional<dsl::spec_claim> webhook_claim(const webhook_spec& w) {
   auto port = parse_port(w.port);
   if (!port || w.endpoint.empty())
@@ -51,12 +55,16 @@ std::optional<dsl::spec_claim> webhook_claim(const webhook_spec& w) {
 }
 
 void check_one_port(const webhook_spec& w, const dsl::spec_check_input& in) {
+  check_one_port_at(w, in.path, in.cx);
+}
+
+void check_one_port_at(const webhook_spec& w, const std::string& at, const load_context& cx) {
   if (w.endpoint == "/health" || w.endpoint == "/ready")
-    in.cx.error(child_path(in.path, "endpoint"),
+    cx.error(child_path(at, "endpoint"),
                 "endpoint " + w.endpoint + " is ganglion's own on the --listen port; choose "
                 "another endpoint");
   if (w.server_cert_secret || w.server_key_secret)
-    in.cx.warning(child_path(in.path, w.server_cert_secret ? "serverCertSecret" : "serverKeySecret"),
+    cx.warning(child_path(at, w.server_cert_secret ? "serverCertSecret" : "serverKeySecret"),
                   "not used with --listen: every webhook is served in plain HTTP on that one "
                   "port, and TLS ends at the platform in front of it (Knative's ingress, a load "
                   "balancer)");

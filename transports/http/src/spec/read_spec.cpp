@@ -7,8 +7,13 @@ namespace ganglion::http::detail {
 using namespace dsl::detail;
 
 webhook_spec read_webhook(const dsl::spec_read_input& in) {
-  const auto& node = in.node;
+  return read_webhook_node(in.node);
+}
+
+webhook_spec read_webhook_node(const YAML::Node& node) {
   webhook_spec out;
+  if (is_absent(node) || !node.IsMap())
+    return out;
   out.endpoint = read_string(node, "endpoint");
   out.method = read_string(node, "method");
   out.port = read_string(node, "port");
