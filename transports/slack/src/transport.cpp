@@ -21,8 +21,9 @@ options options_from(const core::option_values& values) {
   return out;
 }
 
-void register_transport(core::source_registry&, core::trigger_registry& triggers,
+void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
                         std::shared_ptr<http::runtime> http, options opts) {
+  sources["slack"] = make_source_factory(http);
   triggers["slack"] = make_trigger_factory(http->requests, std::move(opts));
 }
 

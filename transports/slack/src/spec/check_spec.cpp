@@ -37,6 +37,17 @@ void check_json_array(const std::string& text, const std::string& path, std::str
 
 } // namespace
 
+void check_event(const event_spec& spec, const dsl::spec_check_input& in) {
+  if (!spec.token)
+    in.cx.error(child_path(in.path, "token"), "token not provided");
+  else
+    check_secret(spec.token, child_path(in.path, "token"), in.cx);
+  if (!spec.signing_secret)
+    in.cx.error(child_path(in.path, "signingSecret"), "signingSecret not provided");
+  else
+    check_secret(spec.signing_secret, child_path(in.path, "signingSecret"), in.cx);
+}
+
 void check_trigger(const trigger_spec& spec, const dsl::spec_check_input& in) {
   const auto& path = in.path;
   const auto& cx = in.cx;

@@ -1,10 +1,21 @@
 #include "ganglion/dsl/kind/read.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/http/internal/push_spec.hpp"
 #include "spec/spec_steps.hpp"
 
 namespace ganglion::slack::detail {
 
 using namespace dsl::detail;
+
+event_spec read_event(const dsl::spec_read_input& in) {
+  const auto& node = in.node;
+  event_spec out;
+  out.signing_secret = read_key_selector(node, "signingSecret");
+  out.token = read_key_selector(node, "token");
+  out.webhook = http::read_webhook_context(node);
+  out.metadata = read_string_map(node, "metadata");
+  return out;
+}
 
 trigger_spec read_trigger(const dsl::spec_read_input& in) {
   const auto& node = in.node;

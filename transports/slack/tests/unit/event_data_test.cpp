@@ -58,7 +58,8 @@ TEST(slack_event_data, event_callback_is_the_inner_event_under_type_and_Data) {
 TEST(slack_event_data, url_verification_carries_its_challenge) {
   std::string error;
   auto e = read_events_api(
-    R"({"token":"Jhj5dZrVaK7ZwHHjRyZWjbDl","challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P","type":"url_verification"})",
+    R"({"token":"Jhj5dZrVaK7ZwHHjRyZWjbDl",)"
+    R"("challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P","type":"url_verification"})",
     error);
   ASSERT_TRUE(e) << error;
   EXPECT_EQ(e->type, "url_verification");

@@ -55,3 +55,26 @@ TEST(slack_spec_mapping, slack_trigger_defaults) {
   EXPECT_EQ(s.sender.username, "");
   EXPECT_EQ(s.sender.icon, "");
 }
+
+TEST(slack_spec_mapping, slack_event_source_fields_are_modelled) {
+  auto r = load(R"(apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata: {name: es}
+spec:
+  slack:
+    example:
+      webhook: {endpoint: /slack, port: "12000", method: POST}
+      token: {name: slack-secret, key: tokenkey}
+      signingSecret: {name: slack-secret, key: signingSecret}
+      metadata: {team: a}
+)");
+  ASSERT_TRUE(clean(r)) << dump(r);
+  const auto& es = only<event_source>(r);
+  const auto& s = event_spec<slack::event_spec>(es, "slack", "example");
+  EXPECT_EQ(s.token->key, "tokenkey");
+  EXPECT_EQ(s.signing_secret->key, "signingSecret");
+  EXPECT_EQ(s.webhook.endpoint, "/slack");
+  EXPECT_EQ(s.webhook.port, "12000");
+  EXPECT_EQ(s.webhook.method, "POST");
+  EXPECT_EQ(s.metadata.at("team"), "a");
+}

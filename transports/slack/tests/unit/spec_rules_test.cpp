@@ -50,3 +50,12 @@ TEST(slack_spec_rules, a_parameterized_slack_trigger_is_checked_per_firing) {
   for (const auto& d : r.diagnostics)
     EXPECT_EQ(d.path.find("spec.triggers[0]"), std::string::npos) << d.to_string();
 }
+
+TEST(slack_spec_rules, slack_source_rules) {
+  auto yaml = event_source_yaml("  slack:\n    s:\n      webhook: {endpoint: /s, port: \"12000\", "
+                                "method: POST}\n");
+  auto r = load(yaml);
+  const auto s = position_of(yaml, "s:\n");
+  EXPECT_TRUE(has_diagnostic(r, "spec.slack.s.token", s, "token not provided"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.slack.s.signingSecret", s, "signingSecret not provided"));
+}

@@ -34,7 +34,16 @@ core::trigger_factory make_trigger_factory(std::shared_ptr<http::client> request
 /// something to post, attachments and blocks JSON arrays. Reads no secret.
 std::vector<std::string> check_trigger(const core::trigger_context& ctx);
 
-/// Registers the `slack` trigger on the HTTP runtime's client.
+/// The `slack` source: Slack's pushes on the http transport's server (the push base), each
+/// signature-checked with `signingSecret` (5-minute window) and published with Argo's data:
+/// Events API callbacks, interactive payloads and slash commands; url_verification answered.
+core::source_factory make_source_factory(std::shared_ptr<http::runtime> http);
+
+/// The slack source's check step: token and signingSecret given. Reads no secret.
+std::vector<std::string> check_source(const core::source_context& ctx);
+
+/// Registers the `slack` source on the HTTP runtime's server and the `slack` trigger on its
+/// client.
 void register_transport(core::source_registry& sources, core::trigger_registry& triggers,
                         std::shared_ptr<http::runtime> http, options opts = {});
 
