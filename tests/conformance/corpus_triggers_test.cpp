@@ -13,7 +13,8 @@
 //   server with Argo's sensor and trigger labels (or is gone after a delete), the HTTP server
 //   got the `http` request, the AWS endpoint the `awsLambda` Invoke, a subscriber got the
 //   `nats` message, the Kafka cluster holds the `kafka` record, the Azure REST stand-in accepted
-//   the `azureEventHubs` or `azureServiceBus` message (its SAS signature checked), the `triggers.Trigger` server got the `custom` trigger's FetchResource (its
+//   the `azureEventHubs` or `azureServiceBus` message (its SAS signature checked), the Slack
+//   stand-in got the `slack` chat.postMessage, the `triggers.Trigger` server got the `custom` trigger's FetchResource (its
 //   `spec` after the template's parameters), Execute (the fetched resource after
 //   `custom.parameters`) and ApplyPolicy, the SMTP server got the `email` message over
 //   STARTTLS after AUTH; a `log` trigger's success is its effect.
@@ -25,9 +26,10 @@
 //   connection string in the secrets directory are its own),
 //   `custom.serverURL` → a `triggers.Trigger` server in the test process
 //   (transports/grpc/tests/support; its FetchResource answers a Tekton PipelineRun holding the
-//   `spec` it got, as the example's server would; without gRPC the kind is absent); the Kubernetes
-//   API is the test API server through `--kubeconfig` (namespace `argo-events`); a `file`
-//   trigger source's path → a temporary file holding Argo's hello-world Workflow; a `git`
+//   `spec` it got, as the example's server would; without gRPC the kind is absent), the slack
+//   trigger's Web API (`--slack-api-url`) → an http_sink answering `{"ok":true,…}`; the
+//   Kubernetes API is the test API server through `--kubeconfig` (namespace `argo-events`); a
+//   `file` trigger source's path → a temporary file holding Argo's hello-world Workflow; a `git`
 //   source's url → a local repository holding that Workflow at its filePath, branch, tag and
 //   ref (over smart HTTP from a GitHub stand-in, git-http-backend, for `creds` and `githubApp`;
 //   a file:// URL otherwise) and its cloneDirectory → a temporary folder; a `url` source's
@@ -80,7 +82,7 @@ namespace {
 /// tutorial (tutorials/10-aws-lambda-trigger) needs `awsLambda` (sensors/aws-lambda-trigger.yaml
 /// names a roleARN, which ganglion does not run yet); without the email kind,
 /// email-trigger.yaml needs `email`; without azure, azure-event-hubs-sensor.yaml and
-/// azure-service-bus-sensor.yaml need theirs.
+/// azure-service-bus-sensor.yaml need theirs; without slack, slack-trigger.yaml needs `slack`.
 #if GANGLION_WITH_GRPC
 constexpr std::size_t with_grpc = 1;
 #else
@@ -101,7 +103,13 @@ constexpr std::size_t with_azure = 2;
 #else
 constexpr std::size_t with_azure = 0;
 #endif
-constexpr std::size_t pinned_running = 83 + with_grpc + with_aws + with_email + with_azure;
+#if GANGLION_WITH_SLACK
+constexpr std::size_t with_slack = 1;
+#else
+constexpr std::size_t with_slack = 0;
+#endif
+constexpr std::size_t pinned_running =
+  83 + with_grpc + with_aws + with_email + with_azure + with_slack;
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
 std::vector<std::string> missing_kinds(const dsl::sensor& sensor,
@@ -290,6 +298,7 @@ TEST(corpus_triggers, every_sensor_whose_triggers_all_run_fires_and_acts) {
   settings.set("--aws-endpoint", {world.aws_endpoint()});
   settings.set("--smtp-ca-file", {world.smtp_ca_file()});
   settings.set("--azure-endpoint", {world.azure_endpoint()});
+  settings.set("--slack-api-url", {world.slack_api_url()});
   auto kinds = app::register_kinds(std::make_shared<http::runtime>(), settings);
   sensor_host host;
   sensor_run run{world, kinds.triggers, host};

@@ -202,6 +202,7 @@ YAML::Node yaml_at(const YAML::Node& node, std::initializer_list<const char*> pa
 trigger_world::trigger_world()
   : github_(hello_world), kubeconfig_(temp_dir() + "/kubeconfig"), secrets_dir_(temp_dir()) {
   write_file(kubeconfig_, api_.kubeconfig({}, std::nullopt, "argo-events"));
+  slack_.set_answer(R"({"ok":true,"channel":"C0","ts":"1.1"})", "application/json");
 #if GANGLION_WITH_EMAIL
   smtp_ = std::make_unique<smtp_server>(smtp_server_options{smtp_user, smtp_password, true});
 #endif
@@ -281,6 +282,10 @@ void trigger_world::prepare(YAML::Node sensor) {
                      value);
     }
     prepare_azure(t);
+    if (auto token = yaml_at(t, {"slack", "slackToken"}); token.IsMap())
+      write_file(fmt::format("{}/{}/{}", secrets_dir_, text_at(token, {"name"}),
+                             text_at(token, {"key"})),
+                 "conformance-" + text_at(token, {"key"}));
     if (auto kafka = yaml_at(t, {"kafka"}); kafka.IsMap()) {
       if (!kafka_)
         kafka_ = std::make_unique<kafka_broker>();
@@ -467,6 +472,7 @@ void trigger_world::before_execution(const YAML::Node& tmpl) {
   lambda_seen_ = aws_.invocations().size();
   smtp_seen_ = smtp_ ? smtp_->messages().size() : 0;
   azure_seen_ = azure_.accepted().size();
+  slack_seen_ = slack_.requests().size();
 #if GANGLION_WITH_GRPC
   if (custom_) {
     custom_->fetches_seen = custom_->fetches();
@@ -495,6 +501,15 @@ std::string trigger_world::check_effect(const std::string& sensor, const YAML::N
     return requests.back().target == "/" + trigger
              ? ""
              : "the HTTP server got " + requests.back().target;
+  }
+  if (type == "slack") {
+    auto requests = slack_.requests();
+    if (requests.size() <= slack_seen_)
+      return "the Slack API stand-in got no request";
+    const auto& r = requests.back();
+    return r.target == "/api/chat.postMessage" && r.body.find("channel=") != std::string::npos
+             ? ""
+             : "the Slack API stand-in got " + r.target + " " + r.body;
   }
   if (type == "nats")
     return nats_reader_ && !nats_reader_->next().empty() ? "" : "no NATS message arrived";

@@ -52,6 +52,8 @@ public:
   const local_github& github() const noexcept { return github_; }
   /// Where the azure triggers send (`--azure-endpoint`): the Azure REST stand-in.
   std::string azure_endpoint() const { return azure_.endpoint(); }
+  /// The stand-in for Slack's Web API (`--slack-api-url`): http_sink answering `ok`.
+  std::string slack_api_url() const { return slack_.url("/api/"); }
   /// The secrets directory (`<dir>/<name>/<key>`).
   const std::string& secrets_dir() const noexcept { return secrets_dir_; }
   kube::api_server& api() noexcept { return api_; }
@@ -64,8 +66,8 @@ public:
   /// `http.serverURL`, `nats.url`, `kafka.url`; a `file` source's path to a temporary file
   /// holding Argo's hello-world Workflow; a `git` or `url` source to a local repository or
   /// file holding it, see local_github; an `s3` source's endpoint to the S3 endpoint, with
-  /// `insecure: true`) and writes every `secretKeyRef` it names into the secrets directory
-  /// (value `conformance-<key>`); what the examples assume installed is put in place: the
+  /// `insecure: true`) and writes every `secretKeyRef` it names, and a slack trigger's
+  /// `slackToken`, into the secrets directory (value `conformance-<key>`); what the examples assume installed is put in place: the
   /// ConfigMap a `configmap` source names and the template a `submit-from` names in the API
   /// server, the object an `s3` source names in the S3 endpoint (with its keys as the
   /// secrets), each holding Argo's hello-world Workflow; an object of a fixed name that a
@@ -128,6 +130,7 @@ private:
 
   kube::api_server api_;
   http_sink http_;
+  http_sink slack_;
   nats_server nats_{false};
   std::unique_ptr<kafka_broker> kafka_;
   local_github github_;
@@ -142,6 +145,7 @@ private:
   std::unique_ptr<smtp_server> smtp_;
   std::size_t smtp_seen_ = 0;
   std::size_t azure_seen_ = 0;
+  std::size_t slack_seen_ = 0;
   std::unique_ptr<nats_reader> nats_reader_;
   std::unique_ptr<custom_server> custom_;
 };

@@ -43,12 +43,15 @@ struct http_sink::impl {
   std::atomic<int> status{200};
   std::atomic<std::int64_t> delay_ms{0};
   sink_handler handler;
-  std::string body = "ok"; ///< guarded by mutex
+  /// What later responses carry when no handler answers (set_status, set_answer), under `mutex`.
+  std::string body = "ok";
+  std::string content_type = "text/plain";
+  std::vector<std::pair<std::string, std::string>> extra_headers;
 
-  /// The fixed status and body, when no handler answers.
+  /// The fixed answer, when no handler answers.
   sink_answer fixed_answer() {
     std::lock_guard guard{mutex};
-    return sink_answer{status.load(), body};
+    return sink_answer{status.load(), body, content_type, extra_headers};
   }
 
   void record(recorded_request r) {
@@ -106,6 +109,8 @@ struct http_sink::impl {
       res->version(message.version());
       res->result(static_cast<unsigned>(answer.status));
       res->set(bhttp::field::content_type, answer.content_type);
+      for (const auto& [name, value] : answer.headers)
+        res->set(name, value);
       res->body() = answer.body;
       res->keep_alive(message.keep_alive());
       res->prepare_payload();
@@ -167,9 +172,12 @@ void http_sink::set_status(int status) {
   impl_->status = status;
 }
 
-void http_sink::set_body(std::string body) {
+void http_sink::set_answer(std::string body, std::string content_type,
+                           std::vector<std::pair<std::string, std::string>> headers) {
   std::lock_guard guard{impl_->mutex};
   impl_->body = std::move(body);
+  impl_->content_type = std::move(content_type);
+  impl_->extra_headers = std::move(headers);
 }
 
 void http_sink::set_delay(std::chrono::milliseconds delay) {

@@ -31,14 +31,15 @@ struct sink_answer {
   int status = 200;
   std::string body;
   std::string content_type = "text/plain";
+  std::vector<std::pair<std::string, std::string>> headers; ///< extra header fields
 };
 
 /// Answers one request an http_sink received (on the sink's thread; must not block).
 using sink_handler = std::function<sink_answer(const recorded_request&)>;
 
 /// A real HTTP/1.1 server on 127.0.0.1 that records every request and answers with a fixed
-/// status and body (`ok` unless set_body) after an optional delay. Runs on its own thread;
-/// serves connections concurrently.
+/// status (body `ok`, or the one set_answer gives) after an optional delay. Runs on its own
+/// thread; serves connections concurrently.
 class http_sink {
 public:
   /// Starts listening on a free port.
@@ -58,8 +59,10 @@ public:
   bool wait_for(std::size_t count, std::chrono::milliseconds timeout) const;
   /// The status of later responses.
   void set_status(int status);
-  /// The body of later responses.
-  void set_body(std::string body);
+  /// The body, Content-Type and extra header fields of later responses (an API stand-in's
+  /// answer, a `Retry-After`).
+  void set_answer(std::string body, std::string content_type = "text/plain",
+                  std::vector<std::pair<std::string, std::string>> headers = {});
   /// How long later responses are held back.
   void set_delay(std::chrono::milliseconds delay);
   /// Later responses come from `handler` (a provider API stand-in) instead of the fixed status;

@@ -49,11 +49,7 @@ void validate_unmodelled_action(const std::string& type, const nlohmann::json& s
   // ganglion does not run these kinds, so it never compiles their parameters.
   auto scope = run_scope;
   scope.compile_level = severity::warning;
-  if (type == "slack") {
-    if (!has(spec, "slackToken"))
-      cx.error(child_path(path, "slackToken"), "slackToken is required");
-    check_parameters(spec, "parameters", path, scope, cx);
-  }
+  check_parameters(spec, "parameters", path, scope, cx);
 }
 
 } // namespace ganglion::dsl::detail

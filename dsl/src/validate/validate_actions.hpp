@@ -11,8 +11,8 @@
 
 namespace ganglion::dsl::detail {
 
-/// Argo's rules for the action types ganglion does not model (slack, custom), on their JSON
-/// spec at `path`.
+/// Argo's rules for the action types ganglion does not model (pulsar), on their JSON spec at
+/// `path`: their `parameters[]`, compiled at warning level.
 void validate_unmodelled_action(const std::string& type, const nlohmann::json& spec,
                                 const std::string& path, const parameter_scope& scope,
                                 const load_context& cx);

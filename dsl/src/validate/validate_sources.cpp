@@ -150,12 +150,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "channel", p, cx);
        check_tls(s, p, cx);
      }},
-    {"slack",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required_object(s, "token", p, cx);
-       required_object(s, "signingSecret", p, cx);
-       check_webhook_context(s, p, cx);
-     }},
     {"storageGrid",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "topicArn", p, cx);

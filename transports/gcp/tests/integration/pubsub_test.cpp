@@ -313,10 +313,10 @@ protected:
 // records the JWT-bearer request) and as the Pub/Sub API (it records the bearer token).
 TEST_F(pubsub_stand_in, a_service_account_key_is_exchanged_for_a_token_sent_as_bearer) {
   test::http_sink token_endpoint;
-  token_endpoint.set_body(
+  token_endpoint.set_answer(
     R"({"access_token":"ya29.test","expires_in":3600,"token_type":"Bearer"})");
   test::http_sink api;
-  api.set_body(R"({"permissions":["pubsub.subscriptions.consume"]})");
+  api.set_answer(R"({"permissions":["pubsub.subscriptions.consume"]})");
   auto keys = test::make_rsa_key_pair();
   nlohmann::json key{{"type", "service_account"},
                      {"private_key_id", "kid-1"},
