@@ -150,13 +150,13 @@ TEST(model_validate_compile, source_filter_expression_is_an_expression) {
 }
 
 TEST(model_validate_compile, parameters_of_kinds_ganglion_does_not_run_only_warn) {
-  auto yaml = header + "  triggers:\n    - template:\n        name: t\n        slack:\n"
-              + "          slackToken: {name: slack, key: token}\n"
+  auto yaml = header + "  triggers:\n    - template:\n        name: t\n        pulsar:\n"
+              + "          topic: t\n          url: pulsar://p:6650\n"
               + "          parameters:\n"
               + "            - src: {dependencyName: dep, dataTemplate: \"{{ nope }}\"}\n"
               + "              dest: subject\n";
   auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.slack.parameters[0].src.dataTemplate",
+  EXPECT_TRUE(has_diagnostic(r, "spec.triggers[0].template.pulsar.parameters[0].src.dataTemplate",
                              position_of(yaml, "dataTemplate"),
                              "Go template \"{{ nope }}\" does not compile", severity::warning));
   EXPECT_FALSE(has_errors(r.diagnostics)) << dump(r);

@@ -86,8 +86,8 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
   EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k.tls", position_of(kafka, "tls"),
                              "both clientCertSecret and clientKeySecret"));
 
-  auto gerrit = event_source_yaml("  gerrit:\n    g:\n      projects: [p]\n");
-  EXPECT_TRUE(has_diagnostic(load(gerrit), "spec.gerrit.g.webhook", position_of(gerrit, "g:"),
+  auto stripe = event_source_yaml("  stripe:\n    g:\n      createWebhook: false\n");
+  EXPECT_TRUE(has_diagnostic(load(stripe), "spec.stripe.g.webhook", position_of(stripe, "g:"),
                              "webhook is required"));
 }
 
