@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <future>
 #include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "ganglion/http/hook_registrar.hpp"
 
 namespace ganglion::aws {
 
@@ -114,19 +115,7 @@ std::string describe(const http::client_response& r) {
 
 std::optional<http::client_response> call(http::client& client, http::client_request request,
                                           const std::function<bool()>& stopping) {
-  auto done = std::make_shared<std::promise<http::client_response>>();
-  auto result = done->get_future();
-  auto url = request.url;
-  if (!client.submit(std::move(request),
-                     [done](http::client_response r) { done->set_value(std::move(r)); })) {
-    http::client_response refused;
-    refused.error = "the HTTP client is saturated or shut down";
-    return refused;
-  }
-  while (result.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
-    if (stopping && stopping())
-      return std::nullopt;
-  return result.get();
+  return http::send_and_wait(client, std::move(request), stopping);
 }
 
 } // namespace ganglion::aws

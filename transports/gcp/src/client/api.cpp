@@ -1,11 +1,10 @@
 #include "client/api.hpp"
 
-#include <future>
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "ganglion/dsl/go/jwt.hpp"
+#include "ganglion/http/hook_registrar.hpp"
 
 namespace ganglion::gcp::detail {
 
@@ -49,16 +48,7 @@ api::api(std::shared_ptr<http::client> requests, api_settings settings,
 }
 
 std::optional<http::client_response> api::send(http::client_request request) {
-  auto answer = std::make_shared<std::promise<http::client_response>>();
-  auto future = answer->get_future();
-  auto url = request.url;
-  if (!requests_->submit(std::move(request),
-                         [answer](http::client_response r) { answer->set_value(std::move(r)); }))
-    throw api_error(url + ": the HTTP client is full or shut down", 0, {});
-  while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
-    if (stopping_())
-      return std::nullopt; // the request finishes on its own; its answer is dropped
-  return future.get();
+  return http::send_and_wait(*requests_, std::move(request), stopping_);
 }
 
 std::optional<std::string> api::bearer() {

@@ -8,7 +8,8 @@
 
 namespace ganglion::http {
 
-client_response send_and_wait(client& client, client_request request) {
+std::optional<client_response> send_and_wait(client& client, client_request request,
+                                             const std::function<bool()>& stopping) {
   auto done = std::make_shared<std::promise<client_response>>();
   auto answer = done->get_future();
   if (!client.submit(std::move(request),
@@ -17,7 +18,14 @@ client_response send_and_wait(client& client, client_request request) {
     refused.error = "the HTTP client is busy or shut down";
     return refused;
   }
+  while (answer.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+    if (stopping && stopping())
+      return std::nullopt;
   return answer.get();
+}
+
+client_response send_and_wait(client& client, client_request request) {
+  return *send_and_wait(client, std::move(request), {});
 }
 
 api_answer call_api(client& client, client_request request, std::string_view provider) {
@@ -97,12 +105,14 @@ void hook_registrar::run() {
       return;
   }
   int failures = 0;
+  int rechecks = 0;
   auto retry = options_.first_retry;
   for (;;) {
     auto failure = pass_();
     std::chrono::milliseconds wait = options_.recheck;
     if (!failure) {
-      if (options_.recheck.count() <= 0)
+      if (options_.recheck.count() <= 0
+          || (options_.rechecks >= 0 && rechecks++ >= options_.rechecks))
         return;
       failures = 0;
       retry = options_.first_retry;

@@ -1,13 +1,9 @@
 #include "ganglion/http/hook_keeper.hpp"
 
 #include <cctype>
-#include <condition_variable>
 #include <fstream>
-#include <future>
 #include <mutex>
-#include <random>
 #include <sstream>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -61,12 +57,7 @@ std::string read_ca_pem(const std::string& file) {
 
 client_response hook_call(client& client, client_request request) {
   auto what = request.method + " " + request.url;
-  std::promise<client_response> answer;
-  auto future = answer.get_future();
-  if (!client.submit(std::move(request),
-                     [&answer](client_response r) { answer.set_value(std::move(r)); }))
-    throw hook_error(what + ": the HTTP client is saturated or stopped", false);
-  auto reply = future.get();
+  auto reply = send_and_wait(client, std::move(request));
   if (reply.status == 0)
     throw hook_error(what + " failed: " + reply.error, false);
   if (reply.status / 100 != 2)
@@ -80,32 +71,23 @@ struct hook_keeper::impl {
   std::string name;
   std::vector<hook_target> targets;
   bool delete_on_finish = false;
-  std::function<void(const std::string&)> fail;
-  std::function<void(const std::string&)> give_up;
-  hook_keeper_options options;
 
   mutable std::mutex mutex;
-  std::condition_variable wake;
   bool stopping = false;
   std::map<std::string, std::string> ids;
   int rounds = 0;
-  std::thread thread;
+  /// Runs the rounds on its thread; last, so that it stops before the rest goes.
+  std::unique_ptr<hook_registrar> registrar;
 
-  /// Waits `delay` or until stopping; false when stopping.
-  bool pause(std::chrono::milliseconds delay) {
-    std::unique_lock lock{mutex};
-    return !wake.wait_for(lock, delay, [this] { return stopping; });
-  }
-
-  /// One round over every target: the first refusal, else the first failure; empty when all
-  /// hooks are kept.
-  std::pair<std::string, bool> round() {
-    std::pair<std::string, bool> problem;
+  /// One round over every target: the first refusal, else the first failure; none when every
+  /// hook is kept.
+  std::optional<registration_failure> round() {
+    std::optional<registration_failure> problem;
     for (const auto& target : targets) {
       {
         std::lock_guard lock{mutex};
         if (stopping)
-          return {};
+          return std::nullopt;
       }
       try {
         auto id = target.ensure();
@@ -113,56 +95,19 @@ struct hook_keeper::impl {
         ids[target.name] = id;
       } catch (const hook_error& e) {
         spdlog::error("{}: hook of {}: {}", name, target.name, e.what());
-        if (problem.first.empty() || (e.refused && !problem.second))
-          problem = {"hook of " + target.name + ": " + e.what(), e.refused};
+        if (!problem || (e.refused && !problem->permanent))
+          problem = registration_failure{"hook of " + target.name + ": " + e.what(), e.refused};
       } catch (const std::exception& e) {
         spdlog::error("{}: hook of {}: {}", name, target.name, e.what());
-        if (problem.first.empty())
-          problem = {"hook of " + target.name + ": " + e.what(), false};
+        if (!problem)
+          problem = registration_failure{"hook of " + target.name + ": " + e.what(), false};
       }
+    }
+    if (!problem) {
+      std::lock_guard lock{mutex};
+      ++rounds;
     }
     return problem;
-  }
-
-  void run() {
-    std::mt19937_64 random{std::random_device{}()};
-    auto jitter = options.jitter.count() > 0
-                    ? std::chrono::milliseconds{random() % options.jitter.count()}
-                    : std::chrono::milliseconds{0};
-    if (!pause(jitter))
-      return;
-    int failures = 0;
-    auto delay = options.retry_delay;
-    for (int done = 0; options.rechecks < 0 || done <= options.rechecks;) {
-      auto [problem, refused] = round();
-      if (problem.empty()) {
-        {
-          std::lock_guard lock{mutex};
-          if (stopping)
-            return;
-          ++rounds;
-        }
-        ++done;
-        failures = 0;
-        delay = options.retry_delay;
-        if (!pause(options.recheck))
-          return;
-        continue;
-      }
-      if (refused) {
-        if (give_up)
-          give_up(problem);
-        return;
-      }
-      if (++failures >= options.attempts) {
-        if (fail)
-          fail(problem);
-        return;
-      }
-      if (!pause(delay))
-        return;
-      delay = std::min(delay * 2, options.max_retry_delay);
-    }
   }
 
   void finish() {
@@ -170,9 +115,7 @@ struct hook_keeper::impl {
       std::lock_guard lock{mutex};
       stopping = true;
     }
-    wake.notify_all();
-    if (thread.joinable())
-      thread.join();
+    registrar->stop();
     if (!delete_on_finish)
       return;
     for (const auto& target : targets) {
@@ -198,10 +141,20 @@ hook_keeper::hook_keeper(std::string log_name, std::vector<hook_target> targets,
   impl_->name = std::move(log_name);
   impl_->targets = std::move(targets);
   impl_->delete_on_finish = delete_on_finish;
-  impl_->fail = std::move(fail);
-  impl_->give_up = std::move(give_up);
-  impl_->options = options;
-  impl_->thread = std::thread([impl = impl_.get()] { impl->run(); });
+  registrar_options schedule;
+  schedule.recheck = options.recheck;
+  schedule.first_retry = options.retry_delay;
+  schedule.max_retry = options.max_retry_delay;
+  schedule.first_delay = options.jitter;
+  schedule.attempts = options.attempts;
+  schedule.rechecks = options.rechecks;
+  impl_->registrar = std::make_unique<hook_registrar>(
+    [impl = impl_.get()] { return impl->round(); },
+    [fail = std::move(fail), give_up = std::move(give_up)](const registration_failure& f) {
+      if (f.permanent ? give_up : fail)
+        (f.permanent ? give_up : fail)(f.reason);
+    },
+    schedule);
 }
 
 hook_keeper::~hook_keeper() {

@@ -21,6 +21,11 @@ namespace ganglion::http {
 /// thread (a completion).
 client_response send_and_wait(client& client, client_request request);
 
+/// send_and_wait that gives up waiting (nullopt; the request finishes on its own and its answer
+/// is dropped) once `stopping`, asked every 50 ms, says so.
+std::optional<client_response> send_and_wait(client& client, client_request request,
+                                             const std::function<bool()>& stopping);
+
 /// One provider API call's outcome: empty `error` on a 2xx answer.
 struct api_answer {
   long status = 0;   ///< 0 when no answer came
@@ -56,6 +61,9 @@ struct registrar_options {
   std::chrono::milliseconds first_delay{0};
   /// Failed passes in a row after which the source fails with the last reason.
   int attempts = 5;
+  /// Passes after the first that succeed before the thread ends (Argo's GitHub source checks
+  /// 10 more times); negative: for as long as it runs.
+  int rechecks = -1;
 };
 
 /// Why a registration pass failed.
