@@ -90,16 +90,14 @@ kind: EventSource
 metadata:
   name: gh
 spec:
-  github:
+  stripe:
     push:
-      repositories: [{owner: o, names: [r]}]
       webhook: {endpoint: /push, port: ")"
                                + std::to_string(port()) + R"(", method: POST}
-      events: ["*"]
 )"}},
                  "a.yaml",
                  "push:",
-                 "spec.github.push"});
+                 "spec.stripe.push"});
   out.push_back({"secret without --secrets-dir",
                  {{"a.yaml", hooks(port(), "      authSecret: {name: auth, key: token}\n")}},
                  "a.yaml",
