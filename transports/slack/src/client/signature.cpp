@@ -2,27 +2,10 @@
 
 #include <charconv>
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/dsl/go/codec.hpp"
 
 namespace ganglion::slack::detail {
-
-std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest, &size);
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(size * 2);
-  for (unsigned int i = 0; i < size; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
-}
 
 std::optional<std::string> signature_problem(std::string_view signature, std::string_view timestamp,
                                              std::string_view body, std::string_view secret,
@@ -47,7 +30,7 @@ std::optional<std::string> signature_problem(std::string_view signature, std::st
   std::string given{hex};
   for (auto& c : given)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (!core::constant_time_equal(given, hmac_sha256_hex(secret, message)))
+  if (!core::constant_time_equal(given, dsl::hmac_sha256_hex(secret, message)))
     return "signature validation failed";
   return std::nullopt;
 }

@@ -13,9 +13,6 @@ namespace ganglion::slack::detail {
 /// How far a request's timestamp may be from now (slack-go's SecretsVerifier: 5 minutes).
 inline constexpr std::chrono::seconds signature_window{300};
 
-/// The hex HMAC-SHA256 of `message` under `key`.
-std::string hmac_sha256_hex(std::string_view key, std::string_view message);
-
 /// Why a signed request fails slack-go's NewSecretsVerifier + Ensure, nullopt when it passes:
 /// `missing headers` (either header empty), `invalid timestamp`, `timestamp is too old` (more
 /// than signature_window from `now`, either way), `signature validation failed`. The signature

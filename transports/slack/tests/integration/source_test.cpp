@@ -9,6 +9,7 @@
 #include "client/signature.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/http/transport.hpp"
 #include "ganglion/slack/spec.hpp"
 #include "ganglion/slack/transport.hpp"
@@ -57,7 +58,7 @@ protected:
     auto ts = std::to_string(sent.value_or(std::chrono::duration_cast<std::chrono::seconds>(
                                              std::chrono::system_clock::now().time_since_epoch())
                                              .count()));
-    auto signature = "v0=" + slack::detail::hmac_sha256_hex(secret, "v0:" + ts + ":" + body);
+    auto signature = "v0=" + dsl::hmac_sha256_hex(secret, "v0:" + ts + ":" + body);
     return test::http_request("POST", "http://127.0.0.1:" + std::to_string(port) + "/slack", body,
                               {"Content-Type: " + content_type, "X-Slack-Request-Timestamp: " + ts,
                                "X-Slack-Signature: " + signature});
