@@ -140,7 +140,7 @@ private:
   /// Publishes `messages`, deletes each the bus accepted or the filter dropped, and offers the
   /// refused ones again after a backoff until the bus takes them or the source stops.
   void deliver(const json& messages) {
-    std::vector<delivery> todo;
+    std::vector<delivery> unsettled;
     for (const auto& m : messages) {
       metrics_.received();
       delivery d{m.value("ReceiptHandle", ""), m.value("MessageId", ""), {}};
@@ -156,13 +156,13 @@ private:
         continue;
       }
       d.event = core::make_event(event_source_, "sqs", event_name_, std::move(*data));
-      todo.push_back(std::move(d));
+      unsettled.push_back(std::move(d));
     }
     auto delay = opts_.min_retry_delay;
-    while (!todo.empty()) {
-      auto answer = std::make_shared<batch>(todo.size());
-      for (std::size_t i = 0; i < todo.size(); ++i)
-        bus_->publish(core::event(todo[i].event),
+    while (!unsettled.empty()) {
+      auto answer = std::make_shared<batch>(unsettled.size());
+      for (std::size_t i = 0; i < unsettled.size(); ++i)
+        bus_->publish(core::event(unsettled[i].event),
                       [answer, i](core::publish_status status, const std::string&) {
                         {
                           std::lock_guard guard{answer->mutex};
@@ -179,24 +179,24 @@ private:
             return; // not deleted: visible again once the visibility timeout passed
       }
       std::vector<delivery> refused;
-      for (std::size_t i = 0; i < todo.size(); ++i) {
+      for (std::size_t i = 0; i < unsettled.size(); ++i) {
         auto status = answer->outcomes[i];
         if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
           if (status == core::publish_status::accepted)
             metrics_.accepted();
-          remove(todo[i]);
+          remove(unsettled[i]);
           continue;
         }
         metrics_.rejected(core::to_string(status));
-        refused.push_back(std::move(todo[i]));
+        refused.push_back(std::move(unsettled[i]));
       }
-      todo = std::move(refused);
-      if (todo.empty())
+      unsettled = std::move(refused);
+      if (unsettled.empty())
         return;
       std::uint64_t held_back = 0;
       if (refused_log_.allow(held_back))
         spdlog::warn("{}: the bus refused {} message(s); offered again in {} ms{}", name_,
-                     todo.size(), delay.count(), core::held_back_note(held_back));
+                     unsettled.size(), delay.count(), core::held_back_note(held_back));
       if (!pause(delay))
         return;
       delay = std::min(delay * 2, opts_.max_retry_delay);

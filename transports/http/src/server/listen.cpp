@@ -44,4 +44,13 @@ listen_address parse_listen(std::string_view text) {
   return out;
 }
 
+std::optional<std::uint16_t> parse_port(std::string_view text) {
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value == 0
+      || value > 65535)
+    return std::nullopt;
+  return static_cast<std::uint16_t>(value);
+}
+
 } // namespace ganglion::http

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <map>
 #include <mutex>
 
@@ -175,15 +174,6 @@ void handle(const std::shared_ptr<endpoint_state>& state, request&& req, const r
   });
 }
 
-std::uint16_t parse_port(const std::string& text) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value == 0
-      || value > 65535)
-    throw core::source_error(fmt::format("invalid webhook port '{}': expected 1-65535", text));
-  return static_cast<std::uint16_t>(value);
-}
-
 /// A running push source: its registered route.
 class push_source final : public core::source {
 public:
@@ -228,7 +218,10 @@ std::unique_ptr<core::source> start_push_source(server_pool& servers,
   if (!ctx.bus)
     throw core::source_error(ctx.type + " source started without a bus");
   const auto& spec = push.webhook;
-  auto port = listen ? listen->port : parse_port(spec.port);
+  auto manifest_port = parse_port(spec.port);
+  if (!listen && !manifest_port)
+    throw core::source_error(fmt::format("invalid webhook port '{}': expected 1-65535", spec.port));
+  auto port = listen ? listen->port : *manifest_port;
   const auto& host = listen ? listen->host : bind_host;
 
   auto state = std::make_shared<endpoint_state>(ctx, push);

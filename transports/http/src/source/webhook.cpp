@@ -1,11 +1,10 @@
 #include "ganglion/http/webhook.hpp"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/http/internal/webhook_data.hpp"
+#include "ganglion/http/listen.hpp"
 #include "ganglion/http/push_source.hpp"
 #include "ganglion/http/spec.hpp"
 
@@ -32,13 +31,6 @@ push_outcome webhook_outcome(const request& req, const std::map<std::string, std
     detail::webhook_event_data(detail::headers_to_json(req.headers, true), body, metadata));
 }
 
-bool valid_port(const std::string& text) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && ec == std::errc{} && end == text.data() + text.size() && value >= 1
-         && value <= 65535;
-}
-
 } // namespace
 
 std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
@@ -51,7 +43,7 @@ std::vector<std::string> check_webhook_source(const core::source_context& ctx) {
     if (spec.max_payload_size <= 0 || spec.max_payload_size > webhook_spec::max_payload_limit)
       problems.push_back(fmt::format("webhook maxPayloadSize must be from 1 to {}, got {}",
                                      webhook_spec::max_payload_limit, spec.max_payload_size));
-    if (!valid_port(spec.port))
+    if (!parse_port(spec.port))
       problems.push_back(
         fmt::format("invalid webhook port '{}': expected 1-65535", spec.port));
     if (spec.server_cert_secret.has_value() != spec.server_key_secret.has_value())

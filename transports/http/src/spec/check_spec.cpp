@@ -1,25 +1,12 @@
-#include <charconv>
-
 #include "ganglion/dsl/kind/client_rules.hpp"
 #include "ganglion/dsl/kind/rules.hpp"
 #include "ganglion/dsl/kind/yaml_path.hpp"
+#include "ganglion/http/listen.hpp"
 #include "spec/spec_steps.hpp"
 
 namespace ganglion::http::detail {
 
 using namespace dsl::detail;
-
-namespace {
-
-std::optional<unsigned> parse_port(const std::string& text) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || value < 1 || value > 65535)
-    return std::nullopt;
-  return value;
-}
-
-} // namespace
 
 void check_webhook_at(const webhook_spec& w, const std::string& at, const load_context& cx,
                       bool require_method) {

@@ -4,6 +4,7 @@
 // contract of Knative and other platforms that give a container one port.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,8 @@ struct listen_address {
 /// std::invalid_argument naming what is wrong: no port, a port outside 1-65535, a bracket not
 /// closed.
 listen_address parse_listen(std::string_view text);
+
+/// A TCP port written in decimal, 1-65535 (a manifest's `port`); nullopt for anything else.
+std::optional<std::uint16_t> parse_port(std::string_view text);
 
 } // namespace ganglion::http
