@@ -22,16 +22,17 @@ std::string unrun_sensor() {
 }
 
 /// An EventSource of a kind ganglion does not run yet.
-std::string stripe_source() {
+std::string unrun_source() {
   return R"(---
 apiVersion: argoproj.io/v1alpha1
 kind: EventSource
 metadata:
   name: gh
 spec:
-  stripe:
+  mns:
     push:
-      webhook: {endpoint: /push, port: "13000", method: POST}
+      queue: q
+      endpoint: http://127.0.0.1:1
 )";
 }
 
@@ -63,14 +64,14 @@ std::string status_of(e2e::engine_process& engine, const std::string& name) {
 TEST(e2e_runnability, validate_warns_with_the_location_of_each_kind_run_will_not_run) {
   auto dir = test::temp_dir();
   test::write_file(dir + "/m.yaml",
-                   e2e::webhook_source("hooks", 12000, {"example"}) + unrun_sensor() + stripe_source());
+                   e2e::webhook_source("hooks", 12000, {"example"}) + unrun_sensor() + unrun_source());
   auto plain = validate({"-f", dir + "/m.yaml"});
   EXPECT_EQ(plain.code, 0) << plain.output;
   EXPECT_NE(plain.output.find(dir + "/m.yaml:24:9: warning: spec.triggers[0].template.pulsar: not run "
                               "by ganglion yet — see docs/compatibility.md"),
             std::string::npos)
     << plain.output;
-  EXPECT_NE(plain.output.find("warning: spec.stripe.push: not run by ganglion yet"),
+  EXPECT_NE(plain.output.find("warning: spec.mns.push: not run by ganglion yet"),
             std::string::npos)
     << plain.output;
   EXPECT_NE(plain.output.find("1 trigger and 1 source will not run (see docs/compatibility.md)"),
@@ -87,7 +88,7 @@ TEST(e2e_runnability, validate_warns_with_the_location_of_each_kind_run_will_not
 TEST(e2e_runnability, run_says_what_it_will_not_run_and_is_not_ready_while_a_source_cannot) {
   auto port = test::free_port();
   e2e::engine_process engine{e2e::webhook_source("hooks", port, {"example"}) + unrun_sensor()
-                               + stripe_source(),
+                               + unrun_source(),
                              {}, false};
   ASSERT_TRUE(test::eventually([&] {
     return engine.output().find("1 trigger and 1 source will not run") != std::string::npos;
@@ -101,7 +102,7 @@ TEST(e2e_runnability, run_says_what_it_will_not_run_and_is_not_ready_while_a_sou
   auto ready = test::http_request("GET", engine.admin_url("/ready"));
   EXPECT_EQ(ready.status, 503);
   EXPECT_NE(ready.body.find("source gh/push: Error: "), std::string::npos) << ready.body;
-  EXPECT_NE(ready.body.find("spec.stripe.push: not run by ganglion yet"), std::string::npos)
+  EXPECT_NE(ready.body.find("spec.mns.push: not run by ganglion yet"), std::string::npos)
     << ready.body;
   // The rest runs: the webhook takes events and the log trigger fires.
   EXPECT_EQ(e2e::post(port, "example", R"({"k":1})").status, 200);

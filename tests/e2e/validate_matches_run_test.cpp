@@ -90,14 +90,14 @@ kind: EventSource
 metadata:
   name: gh
 spec:
-  stripe:
+  mns:
     push:
-      webhook: {endpoint: /push, port: ")"
-                               + std::to_string(port()) + R"(", method: POST}
+      queue: q
+      endpoint: http://127.0.0.1:1
 )"}},
                  "a.yaml",
                  "push:",
-                 "spec.stripe.push"});
+                 "spec.mns.push"});
   out.push_back({"secret without --secrets-dir",
                  {{"a.yaml", hooks(port(), "      authSecret: {name: auth, key: token}\n")}},
                  "a.yaml",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ganglion/dsl/go/go_json.hpp"
+#include "ganglion/dsl/go/go_value.hpp"
 
 using namespace ganglion::dsl;
 
@@ -129,3 +130,20 @@ TEST(lang_go_json, omitempty_map_fields_are_left_out_when_empty) {
 }
 
 } // namespace
+
+TEST(go_map, duplicate_keys_keep_the_last_and_html_is_escaped_in_keys) {
+  std::string error;
+  EXPECT_EQ(remarshal_go_map(R"({"b":1,"a":2,"b":3,"<":"\u2028"})", {}, error),
+            "{\"\\u003c\":\"\\u2028\",\"a\":2,\"b\":3}");
+  EXPECT_EQ(remarshal_go_map(R"({"x":-0.0,"y":123456789012345678901234})", {}, error),
+            R"({"x":-0,"y":1.2345678901234569e+23})");
+}
+
+TEST(go_map, extra_keys_are_set_and_a_value_that_is_no_object_is_gos_error) {
+  std::string error;
+  EXPECT_EQ(remarshal_go_map(R"({"a":[1.5,true,null]})", {{"X-Event", "push"}}, error),
+            R"({"X-Event":"push","a":[1.5,true,null]})");
+  EXPECT_FALSE(remarshal_go_map("[1]", {}, error));
+  EXPECT_EQ(error, "json: cannot unmarshal array into Go value of type map[string]interface {}");
+  EXPECT_FALSE(remarshal_go_map("{", {}, error));
+}

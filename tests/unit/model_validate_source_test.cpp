@@ -86,8 +86,8 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
   EXPECT_TRUE(has_diagnostic(r, "spec.kafka.k.tls", position_of(kafka, "tls"),
                              "both clientCertSecret and clientKeySecret"));
 
-  auto stripe = event_source_yaml("  stripe:\n    g:\n      createWebhook: false\n");
-  EXPECT_TRUE(has_diagnostic(load(stripe), "spec.stripe.g.webhook", position_of(stripe, "g:"),
+  auto sns = event_source_yaml("  sns:\n    g:\n      topicArn: t\n      region: r\n");
+  EXPECT_TRUE(has_diagnostic(load(sns), "spec.sns.g.webhook", position_of(sns, "g:"),
                              "webhook is required"));
 }
 

@@ -159,12 +159,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required_object(s, "events", p, cx);
        check_webhook_context(s, p, cx);
      }},
-    {"stripe",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       if (has(s, "createWebhook") && s["createWebhook"] == true)
-         required_object(s, "apiKey", p, cx);
-       check_webhook_context(s, p, cx);
-     }},
   };
   return table;
 }

@@ -5,7 +5,7 @@
 #include "client/signature.hpp"
 #include "ganglion/dsl/go/go_json.hpp"
 #include "ganglion/http/internal/webhook_data.hpp"
-#include "source/go_object.hpp"
+#include "ganglion/dsl/go/go_value.hpp"
 
 namespace ganglion::github::detail {
 
@@ -50,7 +50,7 @@ http::push_outcome handle_delivery(const http::request& request,
         !problem.empty())
       return http::push_outcome::refuse(400, "signature", problem);
   std::string error;
-  auto body = remarshal_object(payload,
+  auto body = dsl::remarshal_go_map(payload,
                                {{"X-GitHub-Delivery", request.header("X-GitHub-Delivery")},
                                 {"X-GitHub-Event", request.header("X-GitHub-Event")}},
                                error);

@@ -7,7 +7,6 @@
 #include "client/hooks_api.hpp"
 #include "client/signature.hpp"
 #include "source/delivery.hpp"
-#include "source/go_object.hpp"
 
 namespace ganglion::github::detail {
 namespace {
@@ -125,14 +124,6 @@ TEST(github_delivery, other_bodies_are_refused_with_go_githubs_message) {
   EXPECT_EQ(broken.reply.status, 400);
   std::string deep(2000, '[');
   EXPECT_FALSE(handle_delivery(delivery("{\"a\":" + deep, ""), {}).data);
-}
-
-TEST(github_go_object, duplicate_keys_keep_the_last_and_html_is_escaped_in_keys) {
-  std::string error;
-  EXPECT_EQ(remarshal_object(R"({"b":1,"a":2,"b":3,"<":"\u2028"})", {}, error),
-            "{\"\\u003c\":\"\\u2028\",\"a\":2,\"b\":3}");
-  EXPECT_EQ(remarshal_object(R"({"x":-0.0,"y":123456789012345678901234})", {}, error),
-            R"({"x":-0,"y":1.2345678901234569e+23})");
 }
 
 TEST(github_hooks_api, the_create_body_is_go_githubs) {

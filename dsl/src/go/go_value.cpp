@@ -1,4 +1,4 @@
-#include "source/go_object.hpp"
+#include "ganglion/dsl/go/go_value.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 
 #include "ganglion/dsl/go/go_json.hpp"
 
-namespace ganglion::github::detail {
+namespace ganglion::dsl {
 
 namespace {
 
@@ -46,7 +46,7 @@ void append(std::string& out, const json& v) {
       break;
     case json::value_t::number_float: append_float(out, v.get<double>()); break;
     case json::value_t::string:
-      dsl::append_go_json_string(out, v.get_ref<const std::string&>());
+      append_go_json_string(out, v.get_ref<const std::string&>());
       break;
     case json::value_t::array: {
       out += '[';
@@ -67,7 +67,7 @@ void append(std::string& out, const json& v) {
         if (!first)
           out += ',';
         first = false;
-        dsl::append_go_json_string(out, key);
+        append_go_json_string(out, key);
         out += ':';
         append(out, value);
       }
@@ -103,9 +103,9 @@ int nesting(std::string_view document) {
 
 } // namespace
 
-std::optional<std::string> remarshal_object(std::string_view document,
-                                            const std::map<std::string, std::string>& extra,
-                                            std::string& error) {
+std::optional<std::string> remarshal_go_map(std::string_view document,
+                                           const std::map<std::string, std::string>& extra,
+                                           std::string& error) {
   if (nesting(document) > max_depth) {
     error = "exceeded max depth";
     return std::nullopt;
@@ -134,4 +134,4 @@ std::optional<std::string> remarshal_object(std::string_view document,
   return out;
 }
 
-} // namespace ganglion::github::detail
+} // namespace ganglion::dsl
