@@ -4,7 +4,10 @@
 #include <map>
 #include <mutex>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "s3/sigv4.hpp"
 
@@ -62,6 +65,18 @@ nlohmann::json describe(const stripe_endpoint& e, bool with_secret) {
 }
 
 } // namespace
+
+std::string stripe_signature(const std::string& secret, const std::string& body, std::int64_t t) {
+  auto payload = std::to_string(t) + "." + body;
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+       reinterpret_cast<const unsigned char*>(payload.data()), payload.size(), mac, &size);
+  std::string out = "t=" + std::to_string(t) + ",v1=";
+  for (unsigned int i = 0; i < size; ++i)
+    out += fmt::format("{:02x}", mac[i]);
+  return out;
+}
 
 struct stripe_api::impl {
   std::string authorization;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,11 @@ struct stripe_endpoint {
   std::vector<std::string> enabled_events;
   std::string secret;
 };
+
+/// The `Stripe-Signature` header value Stripe sends with `body` at unix time `t` for an endpoint
+/// whose signing secret is `secret`: `t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (OpenSSL's
+/// HMAC, not the engine's).
+std::string stripe_signature(const std::string& secret, const std::string& body, std::int64_t t);
 
 /// A stand-in for Stripe's webhook endpoints API (stripe.com/docs/api/webhook_endpoints), not
 /// Stripe itself: on 127.0.0.1 it answers the calls a stripe source makes, as Stripe does:

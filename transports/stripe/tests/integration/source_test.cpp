@@ -9,7 +9,6 @@
 #include "files.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/secrets.hpp"
-#include "ganglion/dsl/go/codec.hpp"
 #include "ganglion/stripe/spec.hpp"
 #include "ganglion/stripe/transport.hpp"
 #include "http_request.hpp"
@@ -64,8 +63,7 @@ protected:
   /// `Stripe-Signature` as Stripe signs `body` at `t` with `secret`.
   static std::string signature(const std::string& secret, const std::string& body,
                                std::int64_t t) {
-    return "Stripe-Signature: t=" + std::to_string(t) + ",v1="
-           + dsl::hmac_sha256_hex(secret, std::to_string(t) + "." + body);
+    return "Stripe-Signature: " + test::stripe_signature(secret, body, t);
   }
 
   static std::int64_t now() {
