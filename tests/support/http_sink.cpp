@@ -38,6 +38,9 @@ struct http_sink::impl {
   std::thread thread;
 
   mutable std::mutex mutex;
+  /// Held while a request is answered and recorded, and by requests(): a test that saw a
+  /// handler's effect (a stand-in's state) then sees its request too.
+  mutable std::mutex serving;
   mutable std::condition_variable arrived;
   std::vector<recorded_request> received;
   std::atomic<int> status{200};
@@ -94,8 +97,11 @@ struct http_sink::impl {
       for (const auto& field : message)
         r.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
       r.at = std::chrono::steady_clock::now();
-      answer = sink->handler ? sink->handler(r) : sink->fixed_answer();
-      sink->record(std::move(r));
+      {
+        std::lock_guard serve{sink->serving};
+        answer = sink->handler ? sink->handler(r) : sink->fixed_answer();
+        sink->record(std::move(r));
+      }
       timer.expires_after(std::chrono::milliseconds{sink->delay_ms.load()});
       timer.async_wait([self = shared_from_this()](const error_code& ec) {
         if (ec)
@@ -159,6 +165,7 @@ std::string http_sink::url(const std::string& path) const {
 }
 
 std::vector<recorded_request> http_sink::requests() const {
+  std::lock_guard serve{impl_->serving};
   std::lock_guard guard{impl_->mutex};
   return impl_->received;
 }
