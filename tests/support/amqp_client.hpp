@@ -30,10 +30,10 @@ public:
   explicit amqp_client(std::uint16_t port) : conn_(amqp_new_connection()) {
     auto* socket = amqp_tcp_socket_new(conn_);
     if (amqp_socket_open(socket, "127.0.0.1", port) != AMQP_STATUS_OK)
-      throw std::runtime_error("test client: cannot connect");
+      refuse("test client: cannot connect");
     auto r = amqp_login(conn_, "/", 0, 131072, 0, AMQP_SASL_METHOD_PLAIN, "guest", "guest");
     if (r.reply_type != AMQP_RESPONSE_NORMAL)
-      throw std::runtime_error("test client: login refused");
+      refuse("test client: login refused");
     amqp_channel_open(conn_, 1);
     expect("channel.open");
     amqp_confirm_select(conn_, 1);
@@ -113,6 +113,12 @@ public:
   }
 
 private:
+  /// Frees the connection (no destructor runs for a constructor that throws) and throws.
+  [[noreturn]] void refuse(const char* why) {
+    amqp_destroy_connection(conn_);
+    throw std::runtime_error(why);
+  }
+
   void expect(const char* what) {
     if (amqp_get_rpc_reply(conn_).reply_type != AMQP_RESPONSE_NORMAL)
       throw std::runtime_error(std::string{"test client: "} + what + " failed");

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -229,7 +230,17 @@ TEST_F(amqp_source_test, a_broker_restart_mid_stream_loses_nothing_acknowledged)
   auto source = start("restart");
   std::set<std::string> sent;
   auto publish = [&](int from, int to) {
-    test::amqp_client client{server->port()};
+    // A restarted broker accepts connections before it takes logins.
+    std::optional<test::amqp_client> connected;
+    ASSERT_TRUE(test::eventually([&] {
+      try {
+        connected.emplace(server->port());
+        return true;
+      } catch (const std::runtime_error&) {
+        return false;
+      }
+    }, 30s));
+    auto& client = *connected;
     for (int i = from; i < to; ++i) {
       test::message_properties p;
       p.message_id = std::to_string(i);
