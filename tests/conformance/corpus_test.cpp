@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "built_kinds.hpp"
 #include "child_process.hpp"
 #include "files.hpp"
 #include "ganglion/core/runnability.hpp"
@@ -130,17 +131,6 @@ TEST(corpus, every_event_source_and_sensor_is_valid_or_rejected_with_located_err
 // addresses aside: corpus_triggers_test runs what it can); each other one is listed with the
 // reason `validate` gives. 15: the 13 of the push-source base, plus github.yaml and gitlab.yaml
 // (the github and gitlab kinds).
-#if GANGLION_WITH_SLACK
-constexpr std::size_t with_slack = 1;
-#else
-constexpr std::size_t with_slack = 0;
-#endif
-#if GANGLION_WITH_STRIPE
-constexpr std::size_t with_stripe = 1;
-#else
-constexpr std::size_t with_stripe = 0;
-#endif
-
 TEST(corpus, event_sources_whose_every_event_runs) {
   static const auto kinds = app::register_kinds(std::make_shared<http::runtime>());
   core::runnability_context context;
@@ -181,6 +171,6 @@ TEST(corpus, event_sources_whose_every_event_runs) {
             << not_running.str();
   EXPECT_EQ(total, 34u) << not_running.str();
   // slack.yaml and stripe.yaml run with their kinds, not without them.
-  EXPECT_EQ(running, 23u + with_slack + with_stripe) << not_running.str();
+  EXPECT_EQ(running, 23u + test::with_slack + test::with_stripe) << not_running.str();
   EXPECT_NE(not_running.str().find("azureEventsHub"), std::string::npos) << not_running.str();
 }

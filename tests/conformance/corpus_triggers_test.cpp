@@ -67,6 +67,7 @@
 #include "ganglion/core/embed.hpp"
 #include "ganglion/core/metrics.hpp"
 #include "ganglion/core/parameter_step.hpp"
+#include "built_kinds.hpp"
 #include "ganglion/dsl/load.hpp"
 #include "kinds.hpp"
 #include "synthetic_events.hpp"
@@ -83,33 +84,8 @@ namespace {
 /// names a roleARN, which ganglion does not run yet); without the email kind,
 /// email-trigger.yaml needs `email`; without azure, azure-event-hubs-sensor.yaml and
 /// azure-service-bus-sensor.yaml need theirs; without slack, slack-trigger.yaml needs `slack`.
-#if GANGLION_WITH_GRPC
-constexpr std::size_t with_grpc = 1;
-#else
-constexpr std::size_t with_grpc = 0;
-#endif
-#if GANGLION_WITH_AWS
-constexpr std::size_t with_aws = 1;
-#else
-constexpr std::size_t with_aws = 0;
-#endif
-#if GANGLION_WITH_EMAIL
-constexpr std::size_t with_email = 1;
-#else
-constexpr std::size_t with_email = 0;
-#endif
-#if GANGLION_WITH_AZURE
-constexpr std::size_t with_azure = 2;
-#else
-constexpr std::size_t with_azure = 0;
-#endif
-#if GANGLION_WITH_SLACK
-constexpr std::size_t with_slack = 1;
-#else
-constexpr std::size_t with_slack = 0;
-#endif
-constexpr std::size_t pinned_running =
-  83 + with_grpc + with_aws + with_email + with_azure + with_slack;
+constexpr std::size_t pinned_running = 83 + test::with_grpc + test::with_aws + test::with_email
+                                       + 2 * test::with_azure + test::with_slack;
 
 /// The trigger kinds of `sensor` that `triggers` lacks (its templates' actions).
 std::vector<std::string> missing_kinds(const dsl::sensor& sensor,
