@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "ganglion/dsl/go/codec.hpp"
@@ -11,6 +12,7 @@ namespace {
 
 using ganglion::dsl::base64_decode;
 using ganglion::dsl::base64_encode;
+using ganglion::dsl::hmac;
 using ganglion::dsl::hmac_sha256_hex;
 using ganglion::dsl::sha256_hex;
 
@@ -128,6 +130,25 @@ TEST(codec_test, hmac_sha256_hex_matches_rfc4231_vectors) {
             "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
   EXPECT_EQ(hmac_sha256_hex("Jefe", "what do ya want for nothing?"),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+}
+
+// RFC 2202 test case 2 (SHA-1) and RFC 4231 test case 2 (SHA-256, SHA-512); other hashes none.
+TEST(codec_test, hmac_of_each_algorithm_matches_the_rfc_vectors) {
+  auto hex = [](const std::optional<std::string>& mac) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : mac.value_or(""))
+      out += std::string{digits[c >> 4], digits[c & 15]};
+    return out;
+  };
+  const std::string data = "what do ya want for nothing?";
+  EXPECT_EQ(hex(hmac("sha1", "Jefe", data)), "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79");
+  EXPECT_EQ(hex(hmac("sha256", "Jefe", data)),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  EXPECT_EQ(hex(hmac("sha512", "Jefe", data)),
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d0"
+            "34f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737");
+  EXPECT_FALSE(hmac("md5", "Jefe", data));
 }
 
 } // namespace

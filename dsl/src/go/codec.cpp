@@ -133,14 +133,26 @@ std::string sha256_hex(std::string_view bytes) {
   return lower_hex(digest.data(), size);
 }
 
-std::string hmac_sha256_hex(std::string_view key, std::string_view bytes) {
+std::optional<std::string> hmac(std::string_view algorithm, std::string_view key,
+                                std::string_view bytes) {
+  const EVP_MD* md = algorithm == "sha1"     ? EVP_sha1()
+                     : algorithm == "sha256" ? EVP_sha256()
+                     : algorithm == "sha512" ? EVP_sha512()
+                                             : nullptr;
+  if (md == nullptr)
+    return std::nullopt;
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
-  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), bytes_of(bytes), bytes.size(),
+  if (HMAC(md, key.data(), static_cast<int>(key.size()), bytes_of(bytes), bytes.size(),
            digest.data(), &size)
       == nullptr)
-    throw std::runtime_error("HMAC-SHA256 failed");
-  return lower_hex(digest.data(), size);
+    throw std::runtime_error("HMAC failed");
+  return std::string(reinterpret_cast<const char*>(digest.data()), size);
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view bytes) {
+  auto mac = *hmac("sha256", key, bytes);
+  return lower_hex(reinterpret_cast<const unsigned char*>(mac.data()), mac.size());
 }
 
 } // namespace ganglion::dsl

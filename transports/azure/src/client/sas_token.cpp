@@ -1,11 +1,8 @@
 #include "client/sas_token.hpp"
 
 #include <cctype>
-#include <stdexcept>
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include "ganglion/dsl/go/codec.hpp"
 
@@ -29,22 +26,13 @@ std::string query_escape(std::string_view text) {
   return out;
 }
 
-std::string hmac_sha256(std::string_view key, std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-            reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest, &length))
-    throw std::runtime_error("HMAC-SHA256 failed");
-  return std::string(reinterpret_cast<const char*>(digest), length);
-}
-
 std::string sas_token(std::string_view resource_uri, std::string_view key_name,
                       std::string_view key, std::int64_t expiry_unix_seconds) {
   auto audience = query_escape(resource_uri);
   for (auto& c : audience)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   auto expiry = std::to_string(expiry_unix_seconds);
-  auto signature = dsl::base64_encode(hmac_sha256(key, audience + "\n" + expiry));
+  auto signature = dsl::base64_encode(*dsl::hmac("sha256", key, audience + "\n" + expiry));
   return fmt::format("SharedAccessSignature sr={}&sig={}&se={}&skn={}", audience,
                      query_escape(signature), expiry, key_name);
 }

@@ -1,31 +1,11 @@
 #include "client/signature.hpp"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include "ganglion/core/secrets.hpp"
+#include "ganglion/dsl/go/codec.hpp"
 
 namespace ganglion::github::detail {
 
 namespace {
-
-const EVP_MD* digest_of(std::string_view algorithm) {
-  if (algorithm == "sha1")
-    return EVP_sha1();
-  if (algorithm == "sha256")
-    return EVP_sha256();
-  if (algorithm == "sha512")
-    return EVP_sha512();
-  return nullptr;
-}
-
-std::string mac(const EVP_MD* md, std::string_view secret, std::string_view body) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  HMAC(md, secret.data(), static_cast<int>(secret.size()),
-       reinterpret_cast<const unsigned char*>(body.data()), body.size(), out, &size);
-  return std::string(reinterpret_cast<const char*>(out), size);
-}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9')
@@ -51,13 +31,13 @@ std::string quoted(std::string_view text) {
 } // namespace
 
 std::string sign(std::string_view algorithm, std::string_view secret, std::string_view body) {
-  const auto* md = digest_of(algorithm);
-  if (md == nullptr)
+  auto mac = dsl::hmac(algorithm, secret, body);
+  if (!mac)
     return {};
   static constexpr char digits[] = "0123456789abcdef";
   std::string out{algorithm};
   out += '=';
-  for (unsigned char c : mac(md, secret, body)) {
+  for (unsigned char c : *mac) {
     out += digits[c >> 4];
     out += digits[c & 15];
   }
@@ -72,8 +52,8 @@ std::string signature_problem(std::string_view signature, std::string_view body,
   if (eq == std::string_view::npos)
     return "error parsing signature " + quoted(signature);
   auto algorithm = signature.substr(0, eq);
-  const auto* md = digest_of(algorithm);
-  if (md == nullptr)
+  auto expected = dsl::hmac(algorithm, secret, body);
+  if (!expected)
     return "unknown hash type prefix: " + quoted(algorithm);
   auto hex = signature.substr(eq + 1);
   std::string given;
@@ -88,7 +68,7 @@ std::string signature_problem(std::string_view signature, std::string_view body,
                "string";
     given += static_cast<char>(hi * 16 + lo);
   }
-  if (!core::constant_time_equal(given, mac(md, secret, body)))
+  if (!core::constant_time_equal(given, *expected))
     return "payload signature check failed";
   return {};
 }

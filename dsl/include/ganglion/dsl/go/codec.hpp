@@ -26,6 +26,11 @@ base64_decoded base64_decode(std::string_view text);
 /// The SHA-256 digest of `bytes` as 64 lowercase hex digits.
 std::string sha256_hex(std::string_view bytes);
 
+/// The raw HMAC of `bytes` under `key` with hash `algorithm` (`sha1`, `sha256` or `sha512`);
+/// nullopt for another algorithm.
+std::optional<std::string> hmac(std::string_view algorithm, std::string_view key,
+                                std::string_view bytes);
+
 /// The HMAC-SHA256 of `bytes` under `key` as 64 lowercase hex digits (Go's
 /// `hex.EncodeToString(hmac.New(sha256.New, key).Sum(bytes))`: webhook signatures).
 std::string hmac_sha256_hex(std::string_view key, std::string_view bytes);
