@@ -1,5 +1,6 @@
 #include "stripe_api.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -19,22 +20,18 @@ constexpr std::string_view collection = "/v1/webhook_endpoints";
 
 /// application/x-www-form-urlencoded pairs, decoded, in order.
 std::vector<std::pair<std::string, std::string>> parse_form(const std::string& text) {
+  auto decode = [](std::string s) {
+    std::replace(s.begin(), s.end(), '+', ' ');
+    return s3::percent_decode(s);
+  };
   std::vector<std::pair<std::string, std::string>> out;
   std::size_t from = 0;
-  while (from <= text.size() && !text.empty()) {
-    auto amp = text.find('&', from);
-    auto pair = text.substr(from, amp == std::string::npos ? std::string::npos : amp - from);
+  while (from < text.size()) {
+    auto amp = std::min(text.find('&', from), text.size());
+    auto pair = text.substr(from, amp - from);
     auto eq = pair.find('=');
-    auto decode = [](std::string s) {
-      for (auto& c : s)
-        if (c == '+')
-          c = ' ';
-      return s3::percent_decode(s);
-    };
     out.emplace_back(decode(pair.substr(0, eq)),
                      eq == std::string::npos ? "" : decode(pair.substr(eq + 1)));
-    if (amp == std::string::npos)
-      break;
     from = amp + 1;
   }
   return out;

@@ -4,8 +4,8 @@
 
 #include "client/signature.hpp"
 #include "ganglion/dsl/go/go_json.hpp"
-#include "ganglion/http/internal/webhook_data.hpp"
 #include "ganglion/dsl/go/go_value.hpp"
+#include "ganglion/http/internal/webhook_data.hpp"
 
 namespace ganglion::github::detail {
 
@@ -51,9 +51,9 @@ http::push_outcome handle_delivery(const http::request& request,
       return http::push_outcome::refuse(400, "signature", problem);
   std::string error;
   auto body = dsl::remarshal_go_map(payload,
-                               {{"X-GitHub-Delivery", request.header("X-GitHub-Delivery")},
-                                {"X-GitHub-Event", request.header("X-GitHub-Event")}},
-                               error);
+                                    {{"X-GitHub-Delivery", request.header("X-GitHub-Delivery")},
+                                     {"X-GitHub-Event", request.header("X-GitHub-Event")}},
+                                    error);
   if (!body)
     return bad_request(error);
   std::string data = R"({"headers":)";

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include <simdjson.h>
@@ -59,39 +60,45 @@ public:
     return false;
   }
 
-  /// A string field; null leaves it as it was (Go).
-  bool text(od::value v, std::string& out, std::string_view field) {
+  /// A scalar field of JSON type `want`, read as `T` (simdjson's get) into `out`; null leaves
+  /// `out` empty (Go leaves the field as it was), another type is Go's error naming `go_type`.
+  template <class T>
+  bool scalar(od::value v, std::optional<T>& out, od::json_type want, std::string_view field,
+              std::string_view go_type) {
     od::json_type t;
     if (!type(v, t))
       return false;
     if (t == od::json_type::null)
       return true;
-    std::string_view s;
-    if (t != od::json_type::string || v.get_string().get(s))
-      return mismatch(t, field, "string");
-    out.assign(s);
+    T value;
+    if (t != want || v.get(value))
+      return mismatch(t, field, go_type);
+    out = value;
+    return true;
+  }
+
+  bool text(od::value v, std::string& out, std::string_view field) {
+    std::optional<std::string_view> s;
+    if (!scalar(v, s, od::json_type::string, field, "string"))
+      return false;
+    if (s)
+      out.assign(*s);
     return true;
   }
 
   bool integer(od::value v, std::int64_t& out, std::string_view field) {
-    od::json_type t;
-    if (!type(v, t))
+    std::optional<std::int64_t> n;
+    if (!scalar(v, n, od::json_type::number, field, "int64"))
       return false;
-    if (t == od::json_type::null)
-      return true;
-    if (t != od::json_type::number || v.get_int64().get(out))
-      return mismatch(t, field, "int64");
+    out = n.value_or(out);
     return true;
   }
 
   bool boolean(od::value v, bool& out, std::string_view field) {
-    od::json_type t;
-    if (!type(v, t))
+    std::optional<bool> b;
+    if (!scalar(v, b, od::json_type::boolean, field, "bool"))
       return false;
-    if (t == od::json_type::null)
-      return true;
-    if (t != od::json_type::boolean || v.get_bool().get(out))
-      return mismatch(t, field, "bool");
+    out = b.value_or(out);
     return true;
   }
 
@@ -318,8 +325,7 @@ std::optional<stripe_event> read_stripe_event(std::string_view body,
       error = "invalid JSON";
       return std::nullopt;
     }
-    std::string name{key};
-    if (!read_field(reader, name, f.value(), fields))
+    if (!read_field(reader, key, f.value(), fields))
       return std::nullopt;
   }
   return stripe_event{fields.type, wrap(marshal(fields), metadata), true};
