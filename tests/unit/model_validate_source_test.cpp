@@ -87,8 +87,8 @@ TEST(model_validate_source, other_source_types_follow_their_validate_go) {
                              "both clientCertSecret and clientKeySecret"));
 
   auto sns = event_source_yaml("  sns:\n    g:\n      topicArn: t\n      region: r\n");
-  EXPECT_TRUE(has_diagnostic(load(sns), "spec.sns.g.webhook", position_of(sns, "g:"),
-                             "webhook is required"));
+  EXPECT_TRUE(has_diagnostic(load(sns), "spec.sns.g.webhook.endpoint", position_of(sns, "g:"),
+                             "endpoint is required"));
 }
 
 TEST(model_validate_source, the_argo_corpus_kinds_of_hdfs_watch_paths_are_inline) {

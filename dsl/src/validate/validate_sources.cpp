@@ -29,15 +29,6 @@ void check_tls(const json& spec, const std::string& path, const load_context& cx
     cx.error(at, "tls needs both clientCertSecret and clientKeySecret");
 }
 
-void check_basic_auth(const json& spec, const char* key, const std::string& path,
-                      const load_context& cx) {
-  if (!has(spec, key))
-    return;
-  auto at = child_path(path, key);
-  required_object(spec[key], "username", at, cx);
-  required_object(spec[key], "password", at, cx);
-}
-
 // common/webhook ValidateWebhookContext, for the sources that receive through a webhook.
 void check_webhook_context(const json& spec, const std::string& path, const load_context& cx) {
   if (!required_object(spec, "webhook", path, cx))
@@ -85,14 +76,6 @@ void check_watch_path(const json& spec, const std::string& path, bool is_inline,
   }
 }
 
-bool non_empty_list(const json& spec, const char* key) {
-  return has(spec, key) && spec[key].is_array() && !spec[key].empty();
-}
-
-bool webhook_url_set(const json& spec) {
-  return has(spec, "webhook") && !text(spec["webhook"], "url").empty();
-}
-
 using rule = std::function<void(const json&, const std::string&, const load_context&)>;
 
 const std::map<std::string, rule, std::less<>>& rules() {
@@ -101,12 +84,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "queue", p, cx);
        required(s, "endpoint", p, cx);
-     }},
-    {"sns",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "topicArn", p, cx);
-       required(s, "region", p, cx);
-       check_webhook_context(s, p, cx);
      }},
     {"azureQueueStorage",
      [](const json& s, const std::string& p, const load_context& cx) {

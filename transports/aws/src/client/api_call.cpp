@@ -98,8 +98,39 @@ api_error read_error(const http::client_response& r) {
     for (const char* key : {"message", "Message"})
       if (out.message.empty() && body.contains(key) && body[key].is_string())
         out.message = body[key].get<std::string>();
+  } else if (auto code = xml_text(r.body, "Code"); !code.empty()) {
+    if (out.code.empty())
+      out.code = code;
+    out.message = xml_text(r.body, "Message");
   } else {
     out.message = r.body.substr(0, 512);
+  }
+  return out;
+}
+
+std::string xml_text(std::string_view xml, std::string_view name) {
+  auto open = "<" + std::string(name) + ">";
+  auto start = xml.find(open);
+  if (start == std::string_view::npos)
+    return {};
+  start += open.size();
+  auto end = xml.find("</" + std::string(name) + ">", start);
+  if (end == std::string_view::npos)
+    return {};
+  static constexpr std::pair<std::string_view, char> entities[] = {
+    {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+  std::string out;
+  for (auto text = xml.substr(start, end - start); !text.empty();) {
+    auto found = std::find_if(std::begin(entities), std::end(entities), [&](const auto& e) {
+      return text.substr(0, e.first.size()) == e.first;
+    });
+    if (found != std::end(entities)) {
+      out += found->second;
+      text.remove_prefix(found->first.size());
+    } else {
+      out += text.front();
+      text.remove_prefix(1);
+    }
   }
   return out;
 }

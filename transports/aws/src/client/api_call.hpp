@@ -47,8 +47,14 @@ struct api_error {
 };
 
 /// The error of `r` (a status other than 2xx, or none): the code from `x-amzn-ErrorType`,
-/// `x-amzn-query-error` or the JSON body's `__type` / `code`, the message from its `message`.
+/// `x-amzn-query-error`, the JSON body's `__type` / `code` or the XML body's `<Code>` (the Query
+/// protocol's ErrorResponse), the message from its `message` / `<Message>`.
 api_error read_error(const http::client_response& r);
+
+/// The text of the first element `<name>` of an AWS XML reply, its five predefined entities
+/// decoded; empty when there is none. AWS's replies are flat, known shapes: this reads one leaf,
+/// not XML in general (no CDATA, no attributes, no nesting inside `name`).
+std::string xml_text(std::string_view xml, std::string_view name);
 
 /// The value of response header `name` (case-insensitive; one client_request::response_headers
 /// asked for); empty when absent.

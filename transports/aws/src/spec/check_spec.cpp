@@ -39,6 +39,19 @@ void check_sqs(const sqs_spec& s, const dsl::spec_check_input& in) {
                "does");
 }
 
+void check_sns(const sns_spec& s, const dsl::spec_check_input& in) {
+  const auto& at = in.path;
+  const auto& cx = in.cx;
+  if (s.topic_arn.empty())
+    cx.error(child_path(at, "topicArn"), "must specify topic arn");
+  if (s.region.empty())
+    cx.error(child_path(at, "region"), "must specify region");
+  check_credentials(s, at, cx);
+  if (s.webhook.url.empty()) // *ganglion*: Argo subscribes "/<endpoint>", which SNS refuses
+    cx.error(child_path(child_path(at, "webhook"), "url"),
+             "webhook.url is required: it is the URL SNS posts to");
+}
+
 void check_lambda(const lambda_spec& s, const dsl::spec_check_input& in) {
   const auto& at = in.path;
   const auto& cx = in.cx;

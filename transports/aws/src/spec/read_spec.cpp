@@ -1,5 +1,6 @@
 #include "ganglion/dsl/kind/read.hpp"
 #include "ganglion/dsl/kind/yaml_node.hpp"
+#include "ganglion/http/internal/push_spec.hpp"
 #include "spec/spec_steps.hpp"
 
 namespace ganglion::aws::detail {
@@ -28,6 +29,17 @@ sqs_spec read_sqs(const dsl::spec_read_input& in) {
   out.dlq = read_bool(in.node, "dlq");
   out.endpoint = read_string(in.node, "endpoint");
   out.session_token = read_key_selector(in.node, "sessionToken");
+  return out;
+}
+
+sns_spec read_sns(const dsl::spec_read_input& in) {
+  sns_spec out;
+  read_credentials_spec(in.node, out);
+  out.webhook = http::read_webhook_context(in.node);
+  out.topic_arn = read_string(in.node, "topicArn");
+  out.metadata = read_string_map(in.node, "metadata");
+  out.validate_signature = read_bool(in.node, "validateSignature");
+  out.endpoint = read_string(in.node, "endpoint");
   return out;
 }
 

@@ -1,4 +1,4 @@
-// YAML → the aws kinds' models (spec.sqs.<event>, template.awsLambda): every Argo field lands
+// YAML → the aws kinds' models (spec.sqs.<event>, spec.sns.<event>, template.awsLambda): every Argo field lands
 // in its struct field, with Argo's defaults.
 
 #include <gtest/gtest.h>
@@ -59,6 +59,41 @@ spec:
   EXPECT_FALSE(p.json_body);
   EXPECT_FALSE(p.dlq);
   EXPECT_TRUE(p.endpoint.empty());
+}
+
+TEST(aws_spec_mapping, sns_event_source_fields_are_modelled) {
+  auto r = load(R"(apiVersion: argoproj.io/v1alpha1
+kind: EventSource
+metadata: {name: es}
+spec:
+  sns:
+    example:
+      topicArn: arn:aws:sns:us-east-1:1:test
+      webhook: {endpoint: /, port: "12000", method: POST, url: "http://hooks.example"}
+      accessKey: {name: aws, key: access}
+      secretKey: {name: aws, key: secret}
+      region: us-east-1
+      roleARN: arn:aws:iam::1:role/r
+      metadata: {team: a}
+      validateSignature: true
+      endpoint: http://127.0.0.1:4566
+      filter: {expression: "true"}
+)");
+  const auto& es = only<event_source>(r);
+  ASSERT_TRUE(clean(r));
+  const auto& s = event_spec<aws::sns_spec>(es, "sns", "example");
+  EXPECT_EQ(s.topic_arn, "arn:aws:sns:us-east-1:1:test");
+  EXPECT_EQ(s.webhook.endpoint, "/");
+  EXPECT_EQ(s.webhook.port, "12000");
+  EXPECT_EQ(s.webhook.url, "http://hooks.example");
+  EXPECT_EQ(s.access_key->key, "access");
+  EXPECT_EQ(s.secret_key->key, "secret");
+  EXPECT_EQ(s.region, "us-east-1");
+  EXPECT_EQ(s.role_arn, "arn:aws:iam::1:role/r");
+  EXPECT_EQ(s.metadata.at("team"), "a");
+  EXPECT_TRUE(s.validate_signature);
+  EXPECT_EQ(s.endpoint, "http://127.0.0.1:4566");
+  EXPECT_EQ(es.spec.find("sns", "example")->filter->expression, "true");
 }
 
 TEST(aws_spec_mapping, aws_lambda_trigger_fields_are_modelled) {

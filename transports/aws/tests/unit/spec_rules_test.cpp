@@ -1,4 +1,4 @@
-// Rules of the aws kinds: Argo's awssqs validate.go and validateAWSLambdaTrigger plus
+// Rules of the aws kinds: Argo's awssqs and awssns validate.go and validateAWSLambdaTrigger plus
 // ganglion's stricter checks. Every diagnostic is checked at its path and line:column.
 
 #include <gtest/gtest.h>
@@ -25,6 +25,23 @@ TEST(aws_spec_rules, sqs_source_rules) {
   EXPECT_TRUE(has_diagnostic(r, "spec.sqs.t.sessionToken", position_of(yaml, "sessionToken"),
                              "the session token is read only with accessKey and secretKey",
                              severity::warning));
+}
+
+TEST(aws_spec_rules, sns_source_rules) {
+  auto yaml = event_source_yaml(
+    "  sns:\n    n:\n      validateSignature: true\n"
+    "    m:\n      topicArn: arn:aws:sns:us-east-1:1:t\n      region: us-east-1\n"
+    "      secretKey: {name: aws, key: s}\n"
+    "      webhook: {endpoint: /m, port: \"12000\", method: POST}\n");
+  auto r = load(yaml);
+  const auto n = position_of(yaml, "n:\n");
+  EXPECT_TRUE(has_diagnostic(r, "spec.sns.n.topicArn", n, "must specify topic arn"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sns.n.region", n, "must specify region"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sns.n.webhook.endpoint", n, "endpoint is required"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sns.m.accessKey", position_of(yaml, "m:\n"),
+                             "accessKey is required with secretKey"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.sns.m.webhook.url", position_of(yaml, "webhook: {"),
+                             "webhook.url is required: it is the URL SNS posts to"));
 }
 
 TEST(aws_spec_rules, aws_lambda_trigger_rules) {

@@ -7,8 +7,11 @@ namespace ganglion::http::detail {
 
 std::optional<std::string> provider_event_data(const request& req,
                                                const std::map<std::string, std::string>& metadata,
-                                               std::string& error) {
-  std::string out = R"({"headers":)";
+                                               std::string& error,
+                                               std::string_view headers_key) {
+  std::string out = "{\"";
+  out += headers_key;
+  out += "\":";
   out += headers_to_json(req.headers, false);
   out += R"(,"body":)";
   if (!dsl::append_go_json_raw(out, req.body, error))

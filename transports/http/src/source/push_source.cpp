@@ -145,6 +145,9 @@ response publish_response(endpoint_state& state, core::publish_status status,
                                  "the event source is stopping; retry later"));
 }
 
+void finish(const std::shared_ptr<endpoint_state>& state, push_outcome&& outcome,
+            const responder& reply);
+
 void handle(const std::shared_ptr<endpoint_state>& state, request&& req, const responder& reply) {
   state->metrics.count_received();
   if (auto refused = check_authorization(*state, req)) {
@@ -158,7 +161,17 @@ void handle(const std::shared_ptr<endpoint_state>& state, request&& req, const r
     reply(std::move(r));
     return;
   }
-  auto outcome = state->handle(req);
+  finish(state, state->handle(req), reply);
+}
+
+/// Answers (or publishes) what the kind made of a request, once it is known.
+void finish(const std::shared_ptr<endpoint_state>& state, push_outcome&& outcome,
+            const responder& reply) {
+  if (outcome.later) {
+    auto later = std::move(outcome.later);
+    later([state, reply](push_outcome known) { finish(state, std::move(known), reply); });
+    return;
+  }
   if (!outcome.data) {
     if (!outcome.rejected_reason.empty())
       state->metrics.count_rejected(outcome.rejected_reason);
@@ -201,6 +214,12 @@ push_outcome push_outcome::refuse(int status, std::string reason, std::string me
 push_outcome push_outcome::answer(response reply) {
   push_outcome out;
   out.reply = std::move(reply);
+  return out;
+}
+
+push_outcome push_outcome::defer(std::function<void(std::function<void(push_outcome)>)> work) {
+  push_outcome out;
+  out.later = std::move(work);
   return out;
 }
 

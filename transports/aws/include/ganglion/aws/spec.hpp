@@ -1,7 +1,7 @@
 #pragma once
 
-// The aws kinds' models: `spec.sqs.<event>` of an EventSource and `template.awsLambda` of a
-// Sensor trigger, as their spec steps read them.
+// The aws kinds' models: `spec.sqs.<event>` and `spec.sns.<event>` of an EventSource and
+// `template.awsLambda` of a Sensor trigger, as their spec steps read them.
 
 #include <cstdint>
 #include <map>
@@ -10,6 +10,7 @@
 
 #include "ganglion/dsl/kind_spec.hpp"
 #include "ganglion/dsl/model/common.hpp"
+#include "ganglion/http/spec.hpp"
 
 namespace ganglion::aws {
 
@@ -36,6 +37,16 @@ struct sqs_spec : credentials_spec {
   std::int64_t wait_seconds() const { return wait_time_seconds == 0 ? 3 : wait_time_seconds; }
 };
 
+/// `spec.sns.<event>` (Argo's SNSEventSource): subscribes `webhook.url` to topic `topicArn` and
+/// publishes the notifications SNS posts there.
+struct sns_spec : credentials_spec {
+  http::webhook_spec webhook; ///< Argo's WebhookContext
+  std::string topic_arn;      ///< `topicArn`
+  std::map<std::string, std::string> metadata;
+  bool validate_signature = false; ///< `validateSignature`
+  std::string endpoint;            ///< an SNS endpoint instead of AWS's
+};
+
 /// `template.awsLambda`: invokes function `functionName` with the payload `payload[]` builds.
 struct lambda_spec : credentials_spec {
   std::string function_name;  ///< `functionName`
@@ -44,6 +55,10 @@ struct lambda_spec : credentials_spec {
 
 /// The spec step of the `sqs` source (reads and checks `spec.sqs.<event>` into sqs_spec).
 dsl::kind_spec sqs_spec_step();
+
+/// The spec step of the `sns` source (reads and checks `spec.sns.<event>` into sns_spec; an event
+/// holds its endpoint and port alone, or its endpoint alone with `one_port`, `run --listen`).
+dsl::kind_spec sns_spec_step(bool one_port = false);
 
 /// The spec step of the `awsLambda` trigger (reads and checks `template.awsLambda` into
 /// lambda_spec).

@@ -26,6 +26,10 @@ struct push_outcome {
   std::string rejected_reason;
   /// The answer once the bus accepted `data` (default: 200 `success`).
   std::optional<response> accepted;
+  /// When set, the outcome is not known yet: `later` is called once with the function that
+  /// takes it (from any thread; a kind that must call its provider first, e.g. sns's
+  /// certificate fetch). The other fields are then unused.
+  std::function<void(std::function<void(push_outcome)>)> later;
 
   /// Publish `data`.
   static push_outcome publish(std::string data);
@@ -33,10 +37,12 @@ struct push_outcome {
   static push_outcome refuse(int status, std::string reason, std::string message);
   /// Answer `reply` without publishing and without counting a rejection (a handshake).
   static push_outcome answer(response reply);
+  /// The outcome `work` gives later to the function it is called with, exactly once.
+  static push_outcome defer(std::function<void(std::function<void(push_outcome)>)> work);
 };
 
 /// Reads one request of a push source (its `Authorization` already masked as Argo masks it);
-/// runs on a server thread, so it must not block.
+/// runs on a server thread, so it must not block (push_outcome::defer what must wait).
 using push_handler = std::function<push_outcome(const request&)>;
 
 /// One push source's route.
