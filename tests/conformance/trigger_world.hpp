@@ -135,7 +135,14 @@ private:
   std::unique_ptr<kafka_broker> kafka_;
   local_github github_;
   s3::s3_server s3_;
-  aws::aws_server aws_;
+  /// The test AWS endpoint's options: the role sensors/aws-lambda-trigger.yaml assumes exists.
+  static aws::aws_server_options aws_options() {
+    aws::aws_server_options o;
+    o.roles["arn:aws:iam::123456789012:role/some-role"] = {};
+    return o;
+  }
+
+  aws::aws_server aws_{aws_options()};
   std::size_t lambda_seen_ = 0;
   azure_rest_server azure_{"conformance-key-name", "conformance-key"};
   std::map<std::string, std::map<std::string, std::string>> event_data_;

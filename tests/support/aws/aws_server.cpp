@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aws/signature_check.hpp"
+#include "aws/sts_role.hpp"
 #include "kube/text.hpp"
 #include "s3/sigv4.hpp"
 
@@ -198,6 +199,12 @@ struct aws_server::impl {
     } else if (target.rfind(lambda_prefix, 0) == 0) {
       entry->service = "lambda";
       entry->action = "Invoke";
+    } else if (target == "/"
+               && std::string(req[bhttp::field::content_type])
+                      .rfind("application/x-www-form-urlencoded", 0)
+                    == 0) {
+      entry->service = "sts";
+      entry->action = parse_query_form(req.body())["Action"];
     }
     auto finish = [this, entry, keep = req.keep_alive(), version = req.version(),
                    done](response res) mutable {
@@ -229,6 +236,15 @@ struct aws_server::impl {
       call.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
     if (auto e = check_signature(call, entry->service, options, entry->signed_headers))
       return error_reply(*e);
+    if (entry->service == "sts") {
+      auto sts = answer_sts(parse_query_form(req.body()), options.roles);
+      entry->error_code = sts.error_code;
+      response res;
+      res.result(sts.status);
+      res.set(bhttp::field::content_type, "text/xml");
+      res.body() = std::move(sts.body);
+      return finish(std::move(res));
+    }
     if (entry->service == "lambda") {
       auto rest = target.substr(lambda_prefix.size());
       auto slash = rest.find('/');

@@ -1,17 +1,26 @@
 #pragma once
 
-// A stand-in for AWS's SQS and Lambda APIs on 127.0.0.1, for the aws kinds' tests: SQS's JSON
-// protocol (GetQueueUrl, ReceiveMessage with long polling and visibility, DeleteMessage) and
-// Lambda's Invoke, every request's AWS Signature V4 verified (s3/sigv4.hpp). Not AWS: see
-// README.md for what it emulates and what not.
+// A stand-in for AWS's SQS, Lambda and STS APIs on 127.0.0.1, for the aws kinds' tests: SQS's
+// JSON protocol (GetQueueUrl, ReceiveMessage with long polling and visibility, DeleteMessage),
+// Lambda's Invoke and STS's AssumeRole, every request's AWS Signature V4 verified
+// (s3/sigv4.hpp). Not AWS: see README.md for what it emulates and what not.
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace ganglion::test::aws {
+
+/// A role AssumeRole may assume, and the temporary keys it hands out for it.
+struct assumable_role {
+  std::string access_key = "ASIAGANGLIONROLE";
+  std::string secret_key = "ganglion-role-secret-key";
+  std::string session_token = "ganglion-role-session-token";
+  std::chrono::seconds lifetime{900}; ///< from the AssumeRole to the Expiration it answers
+};
 
 /// Who may call, and where the server says it is.
 struct aws_server_options {
@@ -23,6 +32,9 @@ struct aws_server_options {
   std::string region = "us-east-1";
   /// The account that owns the queues created without one.
   std::string account_id = "000000000000";
+  /// STS's AssumeRole (signed with the keys above) hands these out by role ARN; a request signed
+  /// with a role's keys and its session token is let in too.
+  std::map<std::string, assumable_role> roles;
 };
 
 /// One request the server answered.

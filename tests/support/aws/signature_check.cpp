@@ -28,9 +28,11 @@ std::string signed_call::header(const std::string& name) const {
   return {};
 }
 
-std::optional<aws_error> check_signature(const signed_call& req, const std::string& service,
-                                       const aws_server_options& options,
-                                       std::vector<std::string>& signed_headers) {
+namespace {
+
+std::optional<aws_error> check_keys(const signed_call& req, const std::string& service,
+                                    const aws_server_options& options,
+                                    std::vector<std::string>& signed_headers) {
   auto header = req.header("authorization");
   if (header.empty())
     return aws_error{403, "MissingAuthenticationToken", "Missing Authentication Token"};
@@ -87,6 +89,25 @@ std::optional<aws_error> check_signature(const signed_call& req, const std::stri
                      "The request signature we calculated does not match the signature you "
                      "provided. Check your AWS Secret Access Key and signing method."};
   return std::nullopt;
+}
+
+} // namespace
+
+std::optional<aws_error> check_signature(const signed_call& req, const std::string& service,
+                                         const aws_server_options& options,
+                                         std::vector<std::string>& signed_headers) {
+  auto refused = check_keys(req, service, options, signed_headers);
+  if (!refused)
+    return refused;
+  for (const auto& [arn, role] : options.roles) {
+    auto as_role = options;
+    as_role.access_key = role.access_key;
+    as_role.secret_key = role.secret_key;
+    as_role.session_token = role.session_token;
+    if (!check_keys(req, service, as_role, signed_headers))
+      return std::nullopt;
+  }
+  return refused;
 }
 
 } // namespace ganglion::test::aws

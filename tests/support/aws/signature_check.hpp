@@ -31,7 +31,8 @@ struct signed_call {
 };
 
 /// Why `call`'s signature does not let it in for `service` under `options` (AWS's error);
-/// nullopt when it does. `signed_headers` gets the header names it signed.
+/// nullopt when it does, with the options' keys or those of one of its roles (and that role's
+/// session token). `signed_headers` gets the header names it signed.
 std::optional<aws_error> check_signature(const signed_call& call, const std::string& service,
                                          const aws_server_options& options,
                                          std::vector<std::string>& signed_headers);

@@ -15,6 +15,7 @@
 
 #include "aws/signature_check.hpp"
 #include "aws/sns_signer.hpp"
+#include "aws/sts_role.hpp"
 #include "files.hpp"
 #include "http_request.hpp"
 #include "loopback_acceptor.hpp"
@@ -30,28 +31,6 @@ namespace bhttp = boost::beast::http;
 using form = std::map<std::string, std::string>;
 
 const std::string xmlns = R"( xmlns="http://sns.amazonaws.com/doc/2010-03-31/")";
-
-form parse_form(const std::string& body) {
-  form out;
-  std::size_t start = 0;
-  while (start <= body.size()) {
-    auto end = body.find('&', start);
-    auto pair = body.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    auto eq = pair.find('=');
-    auto decode = [](std::string s) {
-      for (auto& c : s)
-        if (c == '+')
-          c = ' ';
-      return s3::percent_decode(s);
-    };
-    if (!pair.empty())
-      out[decode(pair.substr(0, eq))] = eq == std::string::npos ? "" : decode(pair.substr(eq + 1));
-    if (end == std::string::npos)
-      break;
-    start = end + 1;
-  }
-  return out;
-}
 
 std::string now_iso() {
   std::time_t t = std::time(nullptr);
@@ -166,7 +145,7 @@ struct sns_api::impl {
   /// Answers one Query API call (on the sink's thread).
   sink_answer answer(const recorded_request& r) {
     aws_request entry{"sns", "", r.body, "", {}};
-    auto in = parse_form(r.body);
+    auto in = parse_query_form(r.body);
     entry.action = in["Action"];
     signed_call call{r.method, r.target, r.headers, r.body};
     auto out = [&]() -> sink_answer {

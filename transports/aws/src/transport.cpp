@@ -5,8 +5,9 @@ namespace ganglion::aws {
 core::command_options command_options() {
   core::command_option endpoint;
   endpoint.flag = "--aws-endpoint";
-  endpoint.help = "URL of the AWS APIs a manifest cannot point elsewhere (awsLambda), instead of "
-                  "AWS's regional endpoints: a private endpoint or a local stand-in";
+  endpoint.help = "URL of the AWS APIs a manifest cannot point elsewhere (awsLambda, STS for a "
+                  "roleARN), instead of AWS's regional endpoints: a private endpoint or a local "
+                  "stand-in";
   endpoint.commands = {"run", "test"};
   core::command_option cert_host;
   cert_host.flag = "--sns-allow-cert-host";

@@ -83,6 +83,24 @@ http::client_request signed_request(const api_endpoint& api, const credentials& 
   return r;
 }
 
+http::client_request query_request(const api_endpoint& api, const credentials& keys,
+                                   std::string_view action, std::string_view version,
+                                   std::vector<std::pair<std::string, std::string>> parameters,
+                                   std::chrono::milliseconds timeout) {
+  parameters.emplace_back("Action", std::string(action));
+  parameters.emplace_back("Version", std::string(version));
+  std::sort(parameters.begin(), parameters.end());
+  std::string body;
+  for (const auto& [name, value] : parameters) {
+    if (!body.empty())
+      body += '&';
+    body += http::query_escape(name) + "=" + http::query_escape(value);
+  }
+  return signed_request(api, keys, "POST", "/", std::move(body),
+                        {{"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}},
+                        timeout);
+}
+
 api_error read_error(const http::client_response& r) {
   if (r.status == 0)
     return {{}, r.error.empty() ? "no HTTP response" : r.error};

@@ -40,6 +40,13 @@ http::client_request signed_request(const api_endpoint& api, const credentials& 
                                     std::vector<std::pair<std::string, std::string>> headers,
                                     std::chrono::milliseconds timeout);
 
+/// A signed call of AWS's Query protocol (SNS, STS): `Action=<action>&…&Version=<version>`
+/// form-encoded in the order Go's url.Values.Encode writes it (sorted by name), POSTed to `/`.
+http::client_request query_request(const api_endpoint& api, const credentials& keys,
+                                   std::string_view action, std::string_view version,
+                                   std::vector<std::pair<std::string, std::string>> parameters,
+                                   std::chrono::milliseconds timeout);
+
 /// What an AWS error reply says.
 struct api_error {
   std::string code;    ///< `QueueDoesNotExist`, `ExpiredToken` …; empty when unknown

@@ -1,27 +1,17 @@
 #include "client/sns_api.hpp"
 
-#include <algorithm>
-
-#include "ganglion/http/hook_registrar.hpp"
-
 namespace ganglion::aws {
 
+namespace {
+
 http::client_request sns_request(const api_endpoint& api, const credentials& keys,
-                                 std::string_view action, sns_parameters parameters,
+                                 std::string_view action,
+                                 std::vector<std::pair<std::string, std::string>> parameters,
                                  std::chrono::milliseconds timeout) {
-  parameters.emplace_back("Action", std::string(action));
-  parameters.emplace_back("Version", "2010-03-31");
-  std::sort(parameters.begin(), parameters.end());
-  std::string body;
-  for (const auto& [name, value] : parameters) {
-    if (!body.empty())
-      body += '&';
-    body += http::query_escape(name) + "=" + http::query_escape(value);
-  }
-  return signed_request(api, keys, "POST", "/", std::move(body),
-                        {{"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}},
-                        timeout);
+  return query_request(api, keys, action, "2010-03-31", std::move(parameters), timeout);
 }
+
+} // namespace
 
 http::client_request subscribe_request(const api_endpoint& api, const credentials& keys,
                                        const std::string& topic_arn, const std::string& url,

@@ -13,15 +13,6 @@
 
 namespace ganglion::aws {
 
-/// The query parameters of one SNS action (Action and Version added), in the order Go's
-/// url.Values.Encode writes them (sorted by name).
-using sns_parameters = std::vector<std::pair<std::string, std::string>>;
-
-/// A signed SNS request: `Action=<action>&…&Version=2010-03-31`, form-encoded.
-http::client_request sns_request(const api_endpoint& api, const credentials& keys,
-                                 std::string_view action, sns_parameters parameters,
-                                 std::chrono::milliseconds timeout);
-
 /// Argo's Subscribe: topic `topic_arn`, endpoint `url`, protocol `https` when `url` holds
 /// `https://` anywhere (Argo's unanchored pattern), else `http`.
 http::client_request subscribe_request(const api_endpoint& api, const credentials& keys,

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "client/credentials.hpp"
+#include "client/credential_source.hpp"
 #include "client/sns_api.hpp"
 #include "ganglion/aws/spec.hpp"
 #include "ganglion/aws/transport.hpp"
@@ -28,7 +28,7 @@ struct sns_state {
   sns_spec spec;
   std::shared_ptr<http::client> requests;
   api_endpoint api;
-  credentials keys;
+  std::shared_ptr<credential_source> keys;
   std::chrono::milliseconds timeout;
   std::shared_ptr<signing_certificates> certificates;
   std::mutex mutex;
@@ -52,7 +52,14 @@ public:
   std::optional<http::registration_failure> apply() override {
     const auto& s = *state_;
     auto url = http::formatted_url(s.spec.webhook.url, s.spec.webhook.endpoint);
-    auto reply = call(*s.requests, subscribe_request(s.api, s.keys, s.spec.topic_arn, url,
+    credentials keys;
+    try {
+      keys = s.keys->wait();
+    } catch (const std::exception& e) {
+      spdlog::warn("{}: {}", s.name, e.what());
+      return http::registration_failure{e.what(), false};
+    }
+    auto reply = call(*s.requests, subscribe_request(s.api, keys, s.spec.topic_arn, url,
                                                      s.timeout),
                       {});
     if (!reply || !succeeded(*reply)) {
@@ -77,7 +84,13 @@ public:
       spdlog::info("{}: no confirmed subscription to {} to remove", s.name, s.spec.topic_arn);
       return;
     }
-    auto reply = call(*s.requests, unsubscribe_request(s.api, s.keys, arn, s.timeout), {});
+    std::optional<http::client_response> reply;
+    try {
+      reply = call(*s.requests, unsubscribe_request(s.api, s.keys->wait(), arn, s.timeout), {});
+    } catch (const std::exception& e) {
+      spdlog::warn("{}: unsubscribing {} failed: {}", s.name, arn, e.what());
+      return;
+    }
     if (reply && succeeded(*reply))
       spdlog::info("{}: unsubscribed {}", s.name, arn);
     else
@@ -93,23 +106,28 @@ using outcome_sink = std::function<void(push_outcome)>;
 
 /// Argo's ConfirmSubscription of a SubscriptionConfirmation, answered once SNS answered.
 void confirm(const std::shared_ptr<sns_state>& state, const sns_message& m, outcome_sink done) {
-  auto request = confirm_request(state->api, state->keys, state->spec.topic_arn, m.token,
-                                 state->timeout);
   auto shared_done = std::make_shared<outcome_sink>(std::move(done));
-  auto answered = [state, shared_done](http::client_response r) {
-    if (!succeeded(r)) {
-      auto why = describe(r);
-      spdlog::error("{}: failed to send confirmation response to aws sns: {}", state->name, why);
-      return (*shared_done)(push_outcome::refuse(400, "subscription", why));
-    }
-    auto arn = subscription_arn(r);
-    state->set_arn(arn);
-    spdlog::info("{}: subscription successfully confirmed to aws sns ({})", state->name, arn);
-    (*shared_done)(push_outcome::answer(http::text_response(200, "")));
-  };
-  if (!state->requests->submit(std::move(request), answered))
-    (*shared_done)(
-      push_outcome::refuse(503, "saturated", "the HTTP client is saturated; retry later"));
+  state->keys->get([state, token = m.token, shared_done](credentials keys, std::string error) {
+    if (!error.empty())
+      return (*shared_done)(push_outcome::refuse(503, "credentials", error));
+    auto answered = [state, shared_done](http::client_response r) {
+      if (!succeeded(r)) {
+        auto why = describe(r);
+        spdlog::error("{}: failed to send confirmation response to aws sns: {}", state->name,
+                      why);
+        return (*shared_done)(push_outcome::refuse(400, "subscription", why));
+      }
+      auto arn = subscription_arn(r);
+      state->set_arn(arn);
+      spdlog::info("{}: subscription successfully confirmed to aws sns ({})", state->name, arn);
+      (*shared_done)(push_outcome::answer(http::text_response(200, "")));
+    };
+    auto request = confirm_request(state->api, keys, state->spec.topic_arn, token,
+                                   state->timeout);
+    if (!state->requests->submit(std::move(request), answered))
+      (*shared_done)(
+        push_outcome::refuse(503, "saturated", "the HTTP client is saturated; retry later"));
+  });
 }
 
 /// What Argo makes of a delivery whose signature passed (or was not asked for).
@@ -168,7 +186,9 @@ std::unique_ptr<core::source> start_sns_source(const std::shared_ptr<http::runti
   state->timeout = opts.request_timeout;
   state->certificates = certs;
   try {
-    state->keys = read_credentials(spec, std::nullopt, ctx.secrets.get(), "sns." + ctx.event_name);
+    state->keys = make_credential_source(spec, std::nullopt, ctx.secrets.get(),
+                                         "sns." + ctx.event_name, rt->requests, opts.endpoint,
+                                         opts.request_timeout);
   } catch (const std::exception& e) {
     throw core::source_error(fmt::format("{}: {}", state->name, e.what()));
   }
@@ -196,9 +216,6 @@ std::vector<std::string> check_sns_source(const core::source_context& ctx) {
       problems.push_back(name + ": must specify topic arn");
     if (spec.region.empty())
       problems.push_back(name + ": must specify region");
-    if (!spec.role_arn.empty())
-      problems.push_back(name + ": roleARN (STS AssumeRole) is not run by ganglion yet; give "
-                                "accessKey and secretKey of the role's credentials instead");
     return problems;
   });
 }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "client/credential_source.hpp"
 #include "client/sqs_api.hpp"
 #include "ganglion/aws/transport.hpp"
 #include "ganglion/core/event.hpp"
@@ -44,8 +45,8 @@ struct delivery {
 class sqs_source final : public core::source {
 public:
   sqs_source(const core::source_context& ctx, sqs_spec spec, options opts,
-             std::shared_ptr<http::client> requests, api_endpoint api, credentials keys,
-             std::string queue_url)
+             std::shared_ptr<http::client> requests, api_endpoint api,
+             std::shared_ptr<credential_source> keys, std::string queue_url)
     : name_(fmt::format("sqs source {}/{}", ctx.event_source_name, ctx.event_name)),
       at_("sqs." + ctx.event_name), event_source_(ctx.event_source_name),
       event_name_(ctx.event_name), spec_(std::move(spec)), opts_(opts),
@@ -86,15 +87,16 @@ private:
     auto delay = opts_.min_retry_delay;
     std::optional<std::chrono::steady_clock::time_point> failing_since;
     while (!stopping()) {
-      auto reply = call(*requests_,
-                        sqs_request(api_, keys_, "ReceiveMessage",
-                                    receive_message_input(queue_url_, spec_.wait_seconds()),
-                                    receive_timeout()),
-                        [this] { return stopping(); });
-      if (!reply)
-        return;
+      std::optional<http::client_response> reply;
       json body;
       try {
+        reply = call(*requests_,
+                     sqs_request(api_, keys_->wait(), "ReceiveMessage",
+                                 receive_message_input(queue_url_, spec_.wait_seconds()),
+                                 receive_timeout()),
+                     [this] { return stopping(); });
+        if (!reply)
+          return;
         body = reply_object(*reply);
       } catch (const std::exception& e) {
         if (!failing_since)
@@ -113,7 +115,7 @@ private:
         if (retry_log_.allow(held_back))
           spdlog::warn("{}: ReceiveMessage on {} failed: {}; again in {} ms{}", name_, queue_url_,
                        e.what(), delay.count(), core::held_back_note(held_back));
-        if (read_error(*reply).code == "ExpiredToken" && spec_.session_token)
+        if (reply && read_error(*reply).code == "ExpiredToken")
           refresh_credentials();
         if (!pause(delay))
           return;
@@ -127,10 +129,14 @@ private:
     }
   }
 
-  /// Reads the secrets again (Argo does on ExpiredToken with a session token).
+  /// Reads the secrets again (Argo does on ExpiredToken with a session token), or assumes the
+  /// role again.
   void refresh_credentials() {
+    if (!spec_.session_token && !keys_->assumes_role())
+      return;
     try {
-      keys_ = read_credentials(spec_, spec_.session_token, secrets_.get(), at_);
+      keys_ = make_credential_source(spec_, spec_.session_token, secrets_.get(), at_, requests_,
+                                     opts_.endpoint, opts_.request_timeout);
       spdlog::info("{}: credentials expired, read them again", name_);
     } catch (const std::exception& e) {
       spdlog::error("{}: reading the credentials again: {}", name_, e.what());
@@ -206,7 +212,14 @@ private:
   /// DeleteMessage, not waited for; a failure is logged (the message comes back after the
   /// visibility timeout).
   void remove(const delivery& d) {
-    auto request = sqs_request(api_, keys_, "DeleteMessage",
+    credentials keys;
+    try {
+      keys = keys_->wait();
+    } catch (const std::exception& e) {
+      spdlog::error("{}: deleting message {}: {}", name_, d.message_id, e.what());
+      return;
+    }
+    auto request = sqs_request(api_, keys, "DeleteMessage",
                                delete_message_input(queue_url_, d.receipt_handle),
                                opts_.request_timeout);
     auto done = [name = name_, id = d.message_id](http::client_response r) {
@@ -226,7 +239,7 @@ private:
   options opts_;
   std::shared_ptr<http::client> requests_;
   api_endpoint api_;
-  credentials keys_;
+  std::shared_ptr<credential_source> keys_; ///< replaced only on the polling thread
   std::string queue_url_;
   std::shared_ptr<core::bus_publisher> bus_;
   std::shared_ptr<const core::secret_store> secrets_;
@@ -247,18 +260,21 @@ std::unique_ptr<core::source> start_sqs_source(const std::shared_ptr<http::clien
   auto name = fmt::format("sqs source {}/{}", ctx.event_source_name, ctx.event_name);
   if (!ctx.bus)
     throw core::source_error(name + " started without a bus");
-  credentials keys;
+  auto api = make_endpoint(spec.endpoint, "sqs", spec.region);
+  std::shared_ptr<credential_source> keys;
+  std::optional<http::client_response> reply;
   try {
-    keys = read_credentials(spec, spec.session_token, ctx.secrets.get(), "sqs." + ctx.event_name);
+    keys = make_credential_source(spec, spec.session_token, ctx.secrets.get(),
+                                  "sqs." + ctx.event_name, requests, opts.endpoint,
+                                  opts.request_timeout);
+    reply = call(*requests,
+                 sqs_request(api, keys->wait(), "GetQueueUrl",
+                             get_queue_url_input(spec.queue, spec.queue_account_id),
+                             opts.request_timeout),
+                 {});
   } catch (const std::exception& e) {
     throw core::source_error(fmt::format("{}: {}", name, e.what()));
   }
-  auto api = make_endpoint(spec.endpoint, "sqs", spec.region);
-  auto reply = call(*requests,
-                    sqs_request(api, keys, "GetQueueUrl",
-                                get_queue_url_input(spec.queue, spec.queue_account_id),
-                                opts.request_timeout),
-                    {});
   std::string queue_url;
   try {
     auto body = reply_object(*reply);
@@ -284,9 +300,6 @@ std::vector<std::string> check_sqs_source(const core::source_context& ctx) {
       problems.push_back(name + ": must specify region");
     if (spec.queue.empty())
       problems.push_back(name + ": must specify queue name");
-    if (!spec.role_arn.empty())
-      problems.push_back(name + ": roleARN (STS AssumeRole) is not run by ganglion yet; give "
-                                "accessKey and secretKey of the role's credentials instead");
     return problems;
   });
 }

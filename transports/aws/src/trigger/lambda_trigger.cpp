@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client/api_call.hpp"
+#include "client/credential_source.hpp"
 #include "ganglion/aws/transport.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/core/parameter_step.hpp"
@@ -43,6 +44,18 @@ core::trigger_outcome judge(const http::client_response& r, const std::vector<st
   return outcome;
 }
 
+/// The Invoke of `t` with `payload`, signed with `keys`.
+http::client_request invoke_request(const api_endpoint& api, const credentials& keys,
+                                    const invoke_target& t, const std::string& payload,
+                                    std::chrono::milliseconds timeout) {
+  std::vector<std::pair<std::string, std::string>> headers{{"Content-Type", "application/json"}};
+  if (!t.invocation_type.empty())
+    headers.emplace_back("X-Amz-Invocation-Type", t.invocation_type);
+  return signed_request(api, keys, "POST",
+                        "/2015-03-31/functions/" + uri_encode(t.function_name) + "/invocations",
+                        payload, std::move(headers), timeout);
+}
+
 class lambda_executor final : public core::trigger_executor {
 public:
   lambda_executor(std::shared_ptr<http::client> requests, const options& opts,
@@ -55,8 +68,9 @@ public:
       allow_ = ctx.manifest->policy->status->allow;
     parameterized_ = core::resource_parameterized(*ctx.manifest);
     try {
-      keys_ = read_credentials(spec, std::nullopt, ctx.secrets.get(),
-                               "triggers." + ctx.manifest->template_.name + ".awsLambda");
+      keys_ = make_credential_source(spec, std::nullopt, ctx.secrets.get(),
+                                     "triggers." + ctx.manifest->template_.name + ".awsLambda",
+                                     client_, opts.endpoint, opts.request_timeout);
     } catch (const std::exception& e) {
       if (!ctx.dry_run)
         throw core::trigger_error(e.what());
@@ -65,23 +79,39 @@ public:
   }
 
   void execute(const core::trigger_invocation& invocation, core::trigger_done done) override {
-    http::client_request r;
+    invoke_target t;
     try {
-      r = build_request(invocation);
+      t = target_of(invocation);
     } catch (const std::exception& e) {
-      done(core::trigger_outcome{false, fmt::format("cannot build the Invoke: {}", e.what()), {}});
-      return;
+      return done(core::trigger_outcome{false, fmt::format("cannot build the Invoke: {}", e.what()), {}});
     }
-    auto completion = [allow = allow_, done](http::client_response response) {
-      done(judge(response, allow));
-    };
-    if (!client_->submit(std::move(r), std::move(completion)))
-      done(core::trigger_outcome{false, "the HTTP client is saturated or shut down", {}});
+    if (t.function_name.empty())
+      return done(core::trigger_outcome{false, "cannot build the Invoke: functionName is empty", {}});
+    if (!keys_)
+      return done(core::trigger_outcome{false, "credentials not read: " + missing_keys_, {}});
+    // The role's credentials may need STS first: the request is signed once they are known.
+    keys_->get([client = client_, api = api_, timeout = opts_.request_timeout, t = std::move(t),
+                payload = invocation.payload, allow = allow_,
+                done](credentials keys, std::string error) {
+      if (!error.empty())
+        return done(core::trigger_outcome{false, error, {}});
+      auto completion = [allow, done](http::client_response response) {
+        done(judge(response, allow));
+      };
+      if (!client->submit(invoke_request(api, keys, t, payload, timeout), std::move(completion)))
+        done(core::trigger_outcome{false, "the HTTP client is saturated or shut down", {}});
+    });
   }
 
   std::string preview(const core::trigger_invocation& invocation) override {
-    auto r = build_request(invocation);
+    auto t = target_of(invocation);
+    if (t.function_name.empty())
+      throw std::runtime_error("functionName is empty");
+    auto r = invoke_request(api_, keys_ ? keys_->base() : credentials{}, t, invocation.payload,
+                            opts_.request_timeout);
     std::string out = fmt::format("POST {} (SigV4 {})", r.url, r.aws_sigv4);
+    if (keys_ && keys_->assumes_role())
+      out += " with the credentials of the role assumed at run";
     for (const auto& [name, value] : r.headers)
       if (name != "X-Amz-Security-Token")
         out += fmt::format("\n{}: {}", name, value);
@@ -105,24 +135,10 @@ private:
     return t;
   }
 
-  /// The Invoke of one execution; throws std::runtime_error when it cannot be built.
-  http::client_request build_request(const core::trigger_invocation& invocation) const {
-    auto t = target_of(invocation);
-    if (t.function_name.empty())
-      throw std::runtime_error("functionName is empty");
-    std::vector<std::pair<std::string, std::string>> headers{
-      {"Content-Type", "application/json"}};
-    if (!t.invocation_type.empty())
-      headers.emplace_back("X-Amz-Invocation-Type", t.invocation_type);
-    return signed_request(api_, keys_, "POST",
-                          "/2015-03-31/functions/" + uri_encode(t.function_name) + "/invocations",
-                          invocation.payload, std::move(headers), opts_.request_timeout);
-  }
-
   std::shared_ptr<http::client> client_;
   options opts_;
   api_endpoint api_;
-  credentials keys_;
+  std::shared_ptr<credential_source> keys_;
   std::string missing_keys_;
   invoke_target fixed_;
   std::vector<std::int32_t> allow_;
@@ -138,9 +154,6 @@ std::vector<std::string> check_lambda_trigger(const core::trigger_context& ctx) 
       problems.emplace_back("function name is not specified");
     if (spec.region.empty())
       problems.emplace_back("region in not specified");
-    if (!spec.role_arn.empty())
-      problems.emplace_back("awsLambda.roleARN (STS AssumeRole) is not run by ganglion yet; give "
-                            "accessKey and secretKey of the role's credentials instead");
     return problems;
   });
 }

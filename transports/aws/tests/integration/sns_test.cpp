@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "aws/aws_server.hpp"
 #include "aws/sns_api.hpp"
 #include "eventually.hpp"
 #include "files.hpp"
@@ -193,6 +196,28 @@ TEST_F(sns_source, signature_version_2_is_sha256_with_rsa) {
   ASSERT_TRUE(confirmed());
   EXPECT_EQ(api->publish(topic, "v2"), std::vector<long>{200});
   EXPECT_EQ(bus->wait_for(1, 10s).size(), 1u);
+}
+
+TEST_F(sns_source, a_role_arn_is_assumed_at_sts_and_its_credentials_call_sns) {
+  test::aws::aws_server_options with_role;
+  with_role.roles["arn:aws:iam::1:role/sns"] = {};
+  test::aws::aws_server sts{with_role}; // STS, at --aws-endpoint
+  api = std::make_unique<test::aws::sns_api>(with_role);
+  topic = api->topic_arn("orders");
+  opts.endpoint = sts.endpoint();
+  opts.sns_cert_ca_pem = api->certificate();
+  add().role_arn = "arn:aws:iam::1:role/sns";
+  auto source = start();
+  ASSERT_TRUE(confirmed()) << (failures.all().empty() ? "" : failures.all()[0]);
+  ASSERT_EQ(sts.requests().size(), 1u);
+  EXPECT_EQ(sts.requests()[0].action, "AssumeRole");
+  for (const auto& call : api->requests()) {
+    EXPECT_EQ(call.error_code, "") << call.action;
+    EXPECT_NE(std::find(call.signed_headers.begin(), call.signed_headers.end(),
+                        "x-amz-security-token"),
+              call.signed_headers.end())
+      << call.action;
+  }
 }
 
 TEST_F(sns_source, what_is_not_a_notification_publishes_nothing) {

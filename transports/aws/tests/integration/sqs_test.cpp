@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include <nlohmann/json.hpp>
@@ -249,14 +250,40 @@ TEST_F(sqs_source, the_source_fails_with_the_reason_when_the_endpoint_stays_away
   EXPECT_NE(failure.find("ReceiveMessage"), std::string::npos) << failure;
 }
 
-TEST_F(sqs_source, check_refuses_role_arn_and_names_what_is_missing) {
+TEST_F(sqs_source, a_role_arn_is_assumed_and_its_credentials_poll_and_delete) {
+  test::aws::aws_server_options with_role;
+  with_role.roles["arn:aws:iam::1:role/r"] = {};
+  server = std::make_unique<test::aws::aws_server>(with_role);
+  server->create_queue("orders");
+  add().role_arn = "arn:aws:iam::1:role/r";
+  auto opts = fast();
+  opts.endpoint = server->endpoint(); // STS: --aws-endpoint
+  auto source = aws::make_sqs_source_factory(client, opts)(context());
+  auto id = server->send_message("orders", "hello");
+  ASSERT_TRUE(bus->arrived(1));
+  ASSERT_TRUE(test::eventually([&] { return server->deleted("orders").size() == 1; }));
+  auto log = server->requests();
+  ASSERT_GE(log.size(), 3u);
+  EXPECT_EQ(log[0].action, "AssumeRole");
+  EXPECT_EQ(log[1].action, "GetQueueUrl");
+  for (const auto& r : log) {
+    EXPECT_EQ(r.error_code, "") << r.action;
+    if (r.service == "sqs") {
+      EXPECT_NE(std::find(r.signed_headers.begin(), r.signed_headers.end(),
+                          "x-amz-security-token"),
+                r.signed_headers.end())
+        << r.action;
+    }
+  }
+  EXPECT_EQ(requests_of("AssumeRole").size(), 1u);
+}
+
+TEST_F(sqs_source, check_names_what_is_missing) {
   auto& e = add();
-  e.role_arn = "arn:aws:iam::1:role/r";
   e.region.clear();
   auto problems = aws::check_sqs_source(context());
-  ASSERT_EQ(problems.size(), 2u);
+  ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("must specify region"), std::string::npos);
-  EXPECT_NE(problems[1].find("roleARN (STS AssumeRole) is not run"), std::string::npos);
 }
 
 } // namespace

@@ -19,7 +19,7 @@ struct credentials_spec {
   std::optional<dsl::secret_key_selector> access_key; ///< `accessKey`
   std::optional<dsl::secret_key_selector> secret_key; ///< `secretKey`
   std::string region;
-  std::string role_arn; ///< `roleARN`: STS AssumeRole, not run by ganglion yet
+  std::string role_arn; ///< `roleARN`: assumed with the keys (STS AssumeRole)
 };
 
 /// `spec.sqs.<event>`: long-polls queue `queue` and deletes each message once the bus took it.

@@ -15,7 +15,8 @@ namespace ganglion::aws {
 /// Settings of the aws transport (the same for every source and trigger).
 struct options {
   /// The endpoint (`http(s)://host[:port]`) of every AWS API a manifest cannot point elsewhere
-  /// (Lambda has no `endpoint` field); empty: AWS's regional endpoints. `--aws-endpoint`.
+  /// (Lambda and STS, which a roleARN calls, have no `endpoint` field); empty: AWS's regional
+  /// endpoints. `--aws-endpoint`.
   std::string endpoint;
   /// How long one API call may take beyond a long poll's wait.
   std::chrono::milliseconds request_timeout{30000};
@@ -44,7 +45,7 @@ struct options {
 core::source_factory make_sqs_source_factory(std::shared_ptr<http::client> requests,
                                              options opts = {});
 
-/// The sqs source's check step: region, queue, the filter, roleARN (not run). Reads no secret.
+/// The sqs source's check step: region, queue, the filter. Reads no secret.
 std::vector<std::string> check_sqs_source(const core::source_context& ctx);
 
 /// The `sns` source: subscribes `webhook.url` to the topic (Subscribe, retried; Unsubscribe at
@@ -56,7 +57,7 @@ std::vector<std::string> check_sqs_source(const core::source_context& ctx);
 core::source_factory make_sns_source_factory(std::shared_ptr<http::runtime> rt,
                                              options opts = {});
 
-/// The sns source's check step: topicArn, region, roleARN (not run). Reads no secret.
+/// The sns source's check step: topicArn, region. Reads no secret.
 std::vector<std::string> check_sns_source(const core::source_context& ctx);
 
 /// The `awsLambda` trigger: Invoke (`POST /2015-03-31/functions/<name>/invocations`) with the
@@ -66,7 +67,7 @@ std::vector<std::string> check_sns_source(const core::source_context& ctx);
 core::trigger_factory make_lambda_trigger_factory(std::shared_ptr<http::client> requests,
                                                   options opts = {});
 
-/// The awsLambda trigger's check step: functionName, region, payload, roleARN (not run).
+/// The awsLambda trigger's check step: functionName, region, payload.
 std::vector<std::string> check_lambda_trigger(const core::trigger_context& ctx);
 
 /// The command-line options of the aws kinds: `--aws-endpoint URL`, `--sns-allow-cert-host HOST`.
