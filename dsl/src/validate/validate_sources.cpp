@@ -150,15 +150,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "channel", p, cx);
        check_tls(s, p, cx);
      }},
-    {"storageGrid",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "topicArn", p, cx);
-       required(s, "apiURL", p, cx);
-       required_object(s, "authToken", p, cx);
-       required(s, "bucket", p, cx);
-       required_object(s, "events", p, cx);
-       check_webhook_context(s, p, cx);
-     }},
   };
   return table;
 }
