@@ -47,34 +47,12 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
-/// The deepest nesting of arrays and objects in `text` (strings skipped).
-int nesting(std::string_view text) {
-  int depth = 0;
-  int deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
-/// Every number of `v` as a double (Go's float64); false when one is out of its range.
+/// Every number of `v` as a double (Go's float64); false when one is out of its range or the
+/// value nests deeper than Go's decoder goes.
 bool as_float64(json& v) {
-  std::vector<json*> todo{&v};
+  std::vector<std::pair<json*, int>> todo{{&v, 0}};
   while (!todo.empty()) {
-    json* at = todo.back();
+    auto [at, depth] = todo.back();
     todo.pop_back();
     if (at->is_number()) {
       double d = at->get<double>();
@@ -82,8 +60,10 @@ bool as_float64(json& v) {
         return false;
       *at = d;
     } else if (at->is_structured()) {
+      if (depth >= go_max_depth)
+        return false;
       for (auto& e : *at)
-        todo.push_back(&e);
+        todo.emplace_back(&e, depth + 1);
     }
   }
   return true;
@@ -192,8 +172,6 @@ private:
 } // namespace
 
 std::optional<json> go_json_value(std::string_view text) {
-  if (nesting(text) > go_max_depth)
-    return std::nullopt;
   auto clean = valid_utf8(text);
   auto v = json::parse(clean, nullptr, false);
   if (v.is_discarded() || !as_float64(v))

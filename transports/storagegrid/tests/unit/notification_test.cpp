@@ -160,6 +160,16 @@ TEST(storagegrid_notification, what_argo_drops_and_where_go_panics) {
             "<qson: the value of \"Subject\" is neither JSON nor a JSON string's text>");
   EXPECT_EQ(data_of("Message=" + http::query_escape(R"({"Records":{}})")).substr(0, 24),
             "<json: cannot unmarshal ");
+  // Go's decoder nests 10000 levels deep, no more (then the value is not JSON, nor a string).
+  auto nested = [](int levels) {
+    std::string v;
+    for (int i = 0; i < levels; ++i)
+      v += R"({"a":)";
+    return "Action=Publish&Extra=" + v + "1" + std::string(static_cast<std::size_t>(levels), '}');
+  };
+  EXPECT_EQ(data_of(nested(10000)).substr(0, 35), R"({"notification":{"Action":"Publish")");
+  EXPECT_EQ(data_of(nested(10001)),
+            "<qson: the value of \"Extra\" is neither JSON nor a JSON string's text>");
   EXPECT_EQ(data_of("a[b=1").substr(0, 8), "<panic: ");
   EXPECT_EQ(data_of("a[x]=1&a[]=2").substr(0, 8), "<panic: ");
   EXPECT_EQ(data_of("a[]=1&a[x]=2").substr(0, 8), "<panic: ");
