@@ -47,6 +47,52 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
+/// The value of the escape `\uXXXX` at `at` of `text`, or -1.
+int escaped_unit(const std::string& text, std::size_t at) {
+  if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u')
+    return -1;
+  int value = 0;
+  for (std::size_t k = at + 2; k < at + 6; ++k) {
+    char c = text[k];
+    int digit = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+    if (digit < 0)
+      return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/// Each `\uD800`–`\uDFFF` escape in a string that is not half of a pair replaced by
+/// `\uFFFD`, as Go decodes it (nlohmann refuses the text).
+std::string lone_surrogates_replaced(std::string text) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      in_string = !in_string;
+    } else if (in_string && c == '\\') {
+      int unit = escaped_unit(text, i);
+      if (unit < 0) {
+        ++i; // another escape: its character is not a quote
+        continue;
+      }
+      if (unit >= 0xD800 && unit <= 0xDFFF) {
+        int next = escaped_unit(text, i + 6);
+        if (unit <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF) {
+          i += 11;
+          continue;
+        }
+        text.replace(i + 2, 4, "FFFD");
+      }
+      i += 5;
+    }
+  }
+  return text;
+}
+
 /// Every number of `v` as a double (Go's float64); false when one is out of its range or the
 /// value nests deeper than Go's decoder goes.
 bool as_float64(json& v) {
@@ -172,7 +218,7 @@ private:
 } // namespace
 
 std::optional<json> go_json_value(std::string_view text) {
-  auto clean = valid_utf8(text);
+  auto clean = lone_surrogates_replaced(valid_utf8(text));
   auto v = json::parse(clean, nullptr, false);
   if (v.is_discarded() || !as_float64(v))
     return std::nullopt;

@@ -96,6 +96,18 @@ TEST(storagegrid_notification, keys_match_case_insensitively_and_strings_are_htm
     << data;
 }
 
+TEST(storagegrid_notification, invalid_utf8_and_lone_surrogates_are_gos_replacement_character) {
+  auto name_of = [](const std::string& escaped) {
+    auto data = data_of(form(R"({"Records":[{"eventName":")" + escaped + R"("}]})"));
+    auto at = data.find(R"("eventName":")");
+    return at == std::string::npos ? data
+                                   : data.substr(at + 13, data.find('"', at + 13) - at - 13);
+  };
+  EXPECT_EQ(name_of(R"(\ud800\ud83d\ude00\udc00x)"), "\xEF\xBF\xBD\xF0\x9F\x98\x80\xEF\xBF\xBDx");
+  EXPECT_EQ(name_of(R"(\ud800\\ud800)"), "\xEF\xBF\xBD\\\\ud800");
+  EXPECT_EQ(name_of("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
+}
+
 TEST(storagegrid_notification, size_goes_through_a_float64_as_qson_reads_it) {
   auto size = [](const std::string& v) {
     return object_of(data_of(form(R"({"Records":[{"s3":{"object":{"size":)" + v + "}}}]}")));
