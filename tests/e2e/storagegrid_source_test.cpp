@@ -39,7 +39,8 @@ std::string manifests(std::uint16_t port, const std::string& api_url, const std:
     test::read_file(std::string{GANGLION_CORPUS_DIR} + "/event-sources/storage-grid.yaml");
   source = std::regex_replace(source, std::regex{"8080"}, std::to_string(port));
   source = std::regex_replace(source, std::regex{"storagegrid api url"}, api_url);
-  return source + fmt::format(R"(---
+  return source
+         + fmt::format(R"(---
 apiVersion: argoproj.io/v1alpha1
 kind: Sensor
 metadata:
@@ -61,7 +62,7 @@ spec:
             - src: {{dependencyName: test-dep, dataKey: notification.TopicArn}}
               dest: topic
 )",
-                              sink);
+                       sink);
 }
 
 } // namespace
@@ -69,8 +70,9 @@ spec:
 TEST(e2e_storagegrid, the_corpus_example_registers_and_fires_on_a_notification) {
   test::storagegrid_api api{"grid-token", {bucket}};
   auto secrets = test::temp_dir();
-  test::write_file(secrets + "/name of k8s secret that holds storagegrid auth token/"
-                             "key within secret that holds the token value",
+  test::write_file(secrets
+                     + "/name of k8s secret that holds storagegrid auth token/"
+                       "key within secret that holds the token value",
                    "grid-token");
   test::http_sink sink;
   auto port = test::free_port();
@@ -82,16 +84,16 @@ TEST(e2e_storagegrid, the_corpus_example_registers_and_fires_on_a_notification) 
   EXPECT_EQ(endpoints[0].display_name, "example");
   EXPECT_EQ(endpoints[0].uri, "event-source-url/");
   EXPECT_EQ(endpoints[0].urn, "topic arn");
-  EXPECT_NE(api.notification(bucket)->find("<Event>s3:ObjectCreated:*</Event>"),
-            std::string::npos);
+  EXPECT_NE(api.notification(bucket)->find("<Event>s3:ObjectCreated:*</Event>"), std::string::npos);
   EXPECT_EQ(api.requests().back().target,
             "/api/v3/org/containers/name%20of%20the%20bucket/notification");
 
-  auto message = R"({"Records":[{"eventName":"ObjectCreated:Put","eventTime":"2026-12-06T10:20:30Z",)"
-                 R"("s3":{"bucket":{"name":"name of the bucket"},"object":{"key":"reports/q4.csv",)"
-                 R"("size":1024}}}]})";
-  auto body = "Action=Publish&Message=" + form_escape(message)
-              + "&TopicArn=topic+arn&Version=2010-03-31";
+  auto message =
+    R"({"Records":[{"eventName":"ObjectCreated:Put","eventTime":"2026-12-06T10:20:30Z",)"
+    R"("s3":{"bucket":{"name":"name of the bucket"},"object":{"key":"reports/q4.csv",)"
+    R"("size":1024}}}]})";
+  auto body =
+    "Action=Publish&Message=" + form_escape(message) + "&TopicArn=topic+arn&Version=2010-03-31";
   auto r = test::http_request("POST", fmt::format("http://127.0.0.1:{}/", port), body,
                               {"Content-Type: application/x-www-form-urlencoded"});
   EXPECT_EQ(r.status, 200) << r.body << r.error;

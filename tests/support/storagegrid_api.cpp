@@ -15,7 +15,9 @@ constexpr std::string_view prefix = "/api/v3";
 constexpr std::string_view containers = "/org/containers/";
 
 nlohmann::json envelope(const char* status) {
-  return {{"responseTime", "2026-12-06T00:00:00.000Z"}, {"status", status}, {"apiVersion", "3.4"},
+  return {{"responseTime", "2026-12-06T00:00:00.000Z"},
+          {"status", status},
+          {"apiVersion", "3.4"},
           {"deprecated", false}};
 }
 
@@ -36,14 +38,14 @@ sink_answer data_answer(int status, nlohmann::json data) {
 sink_answer error_answer(int status, const std::string& text, const std::string& key) {
   auto body = envelope("error");
   body["code"] = status;
-  body["message"] = {{"text", text}, {"key", key}, {"context", nullptr},
-                     {"developerMessage", nullptr}};
+  body["message"] = {
+    {"text", text}, {"key", key}, {"context", nullptr}, {"developerMessage", nullptr}};
   return json_answer(status, body);
 }
 
 nlohmann::json describe(const storagegrid_endpoint& e) {
-  return {{"id", e.id},         {"displayName", e.display_name}, {"endpointURI", e.uri},
-          {"endpointURN", e.urn}, {"authType", e.auth_type},     {"insecureTLS", e.insecure_tls},
+  return {{"id", e.id},           {"displayName", e.display_name}, {"endpointURI", e.uri},
+          {"endpointURN", e.urn}, {"authType", e.auth_type},       {"insecureTLS", e.insecure_tls},
           {"caCert", ""}};
 }
 
@@ -111,14 +113,15 @@ struct storagegrid_api::impl {
     auto auth = text("authType");
     auto insecure = body.find("insecureTLS");
     if (!name || !uri || !urn || !auth || insecure == body.end() || !insecure->is_boolean())
-      return error_answer(400, "displayName, endpointURI, endpointURN, authType and insecureTLS "
-                               "are required",
+      return error_answer(400,
+                          "displayName, endpointURI, endpointURN, authType and insecureTLS "
+                          "are required",
                           "invalidBody");
     for (const auto& e : stored)
       if (e.urn == *urn)
         return error_answer(400, "An endpoint with this URN already exists", "duplicateURN");
-    stored.push_back({"ep-" + std::to_string(next++), *name, *uri, *urn, *auth,
-                      insecure->get<bool>()});
+    stored.push_back(
+      {"ep-" + std::to_string(next++), *name, *uri, *urn, *auth, insecure->get<bool>()});
     return data_answer(201, describe(stored.back()));
   }
 };

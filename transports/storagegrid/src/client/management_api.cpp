@@ -96,8 +96,8 @@ std::optional<std::vector<std::string>> management_api::endpoint_urns(
   auto page = nlohmann::json::parse(r.body, nullptr, false);
   auto data = page.is_object() ? page.find("data") : page.end();
   if (!page.is_object() || (data != page.end() && !data->is_array() && !data->is_null())) {
-    failed = {r.status, "StorageGRID's answer to GET /org/endpoints is not a list of endpoints",
-              {}};
+    failed = {
+      r.status, "StorageGRID's answer to GET /org/endpoints is not a list of endpoints", {}};
     return std::nullopt;
   }
   std::vector<std::string> out;
@@ -124,8 +124,8 @@ bool management_api::put_notification(const std::string& bucket, std::string bod
                                       http::api_answer& failed) const {
   // *ganglion*: the bucket is escaped as one path segment; Argo pastes it into the URL (S3's
   // bucket names need no escaping either way).
-  auto r = call("PUT", "/org/containers/" + http::path_escape(bucket) + "/notification",
-                std::move(body));
+  auto r =
+    call("PUT", "/org/containers/" + http::path_escape(bucket) + "/notification", std::move(body));
   if (r.error.empty())
     return true;
   failed = std::move(r);

@@ -23,7 +23,7 @@ std::string endpoint_body(const std::string& display_name, const std::string& ur
 /// Argo's notification configuration XML for `id` (the event's name), `topic` (topicArn) and
 /// one `<Event>` line per event name, unescaped, as its template writes it.
 std::string notification_xml(const std::string& id, const std::string& topic,
-                              const std::vector<std::string>& events);
+                             const std::vector<std::string>& events);
 
 /// The body of `PUT /org/containers/<bucket>/notification`: `{"notification":"<xml>"}`.
 std::string notification_body(const std::string& xml);

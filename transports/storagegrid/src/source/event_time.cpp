@@ -80,8 +80,8 @@ std::optional<event_time> read_civil(std::string_view& s, std::size_t hour_digit
     return std::nullopt;
   auto days = sys_days{year{y} / month{static_cast<unsigned>(mo)} / day{static_cast<unsigned>(d)}};
   event_time t;
-  t.unix_seconds = duration_cast<seconds>(days.time_since_epoch()).count() + hh * 3600 + mi * 60
-                   + se;
+  t.unix_seconds =
+    duration_cast<seconds>(days.time_since_epoch()).count() + hh * 3600 + mi * 60 + se;
   s.remove_prefix(len);
   return t;
 }
@@ -118,8 +118,7 @@ std::string format_event_time(const event_time& t) {
   hh_mm_ss clock{local - days};
   auto out = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", static_cast<int>(ymd.year()),
                          static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                         clock.hours().count(), clock.minutes().count(),
-                         clock.seconds().count());
+                         clock.hours().count(), clock.minutes().count(), clock.seconds().count());
   if (t.nanoseconds != 0) {
     auto fraction = fmt::format("{:09}", t.nanoseconds);
     fraction.erase(fraction.find_last_not_of('0') + 1);
@@ -128,8 +127,9 @@ std::string format_event_time(const event_time& t) {
   if (t.offset_seconds == 0)
     return out + 'Z';
   auto minutes = (t.offset_seconds < 0 ? -t.offset_seconds : t.offset_seconds) / 60;
-  return out + fmt::format("{}{:02}:{:02}", t.offset_seconds < 0 ? '-' : '+', minutes / 60,
-                           minutes % 60);
+  return out
+         + fmt::format("{}{:02}:{:02}", t.offset_seconds < 0 ? '-' : '+', minutes / 60,
+                       minutes % 60);
 }
 
 } // namespace ganglion::storagegrid::detail

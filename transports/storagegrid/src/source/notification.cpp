@@ -115,8 +115,7 @@ public:
   }
 
   /// `{"principalId":…}` (userIdentity, ownerIdentity) and the other one-field structs.
-  bool one_field(const json& v, const std::string& field, std::string_view name,
-                 std::string& out) {
+  bool one_field(const json& v, const std::string& field, std::string_view name, std::string& out) {
     return object(v, field, [&](const std::string& k, const json& e) {
       return !same_key(k, name) || text(e, out, field + "." + std::string{name});
     });
@@ -280,7 +279,7 @@ void append_record(std::string& out, const record& r) {
 } // namespace
 
 std::optional<notification> read_notification(std::string_view body, std::string& error,
-                                               bool& panic) {
+                                              bool& panic) {
   qson_error failed;
   auto tree = notification_tree(body, failed);
   if (!tree) {

@@ -19,7 +19,8 @@ namespace ganglion::storagegrid::detail {
 /// One element of `Message.Records` (the fields Argo's struct has; the rest dropped).
 struct record {
   std::string event_version;
-  std::string event_source; ///< Argo's key `storageGridEventSource`, not StorageGRID's `eventSource`
+  std::string
+    event_source; ///< Argo's key `storageGridEventSource`, not StorageGRID's `eventSource`
   event_time time;
   std::string event_name;
   std::string user_principal_id;
@@ -52,7 +53,7 @@ struct notification {
 /// escape, a pair without `=`, a value neither JSON nor a string, a field of another type) or
 /// Go panics in qson (`panic` set: Argo's handler dies, the producer gets no answer).
 std::optional<notification> read_notification(std::string_view body, std::string& error,
-                                               bool& panic);
+                                              bool& panic);
 
 /// Argo's filterName on `Records[0].s3.object.key`: true when it passes. nullopt where Argo
 /// panics: a prefix or suffix set and no record.

@@ -146,8 +146,9 @@ public:
       if (!v)
         v = go_json_value("\"" + *value + "\"");
       if (!v)
-        return fail("qson: the value of \"" + *key + "\" is neither JSON nor a JSON string's "
-                    "text");
+        return fail("qson: the value of \"" + *key
+                    + "\" is neither JSON nor a JSON string's "
+                      "text");
       out[pieces[0]] = std::move(*v);
       return out;
     }
@@ -157,8 +158,8 @@ public:
     auto rest = key->substr(pieces[0].size() + 1);
     if (pieces[1].size() + 1 > rest.size())
       return panic("slice bounds out of range building the key after \"" + *key + "\"");
-    auto inner = query_to_map(rest.substr(0, pieces[1].size())
-                                + rest.substr(pieces[1].size() + 1) + "=" + *value,
+    auto inner = query_to_map(rest.substr(0, pieces[1].size()) + rest.substr(pieces[1].size() + 1)
+                                + "=" + *value,
                               depth + 1);
     if (!inner)
       return std::nullopt;
@@ -218,6 +219,9 @@ private:
 } // namespace
 
 std::optional<json> go_json_value(std::string_view text) {
+  // nlohmann skips a leading byte order mark; Go's grammar has none.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF")
+    return std::nullopt;
   auto clean = lone_surrogates_replaced(valid_utf8(text));
   auto v = json::parse(clean, nullptr, false);
   if (v.is_discarded() || !as_float64(v))

@@ -117,8 +117,8 @@ http::push_outcome handle(const http::request& req, const event_spec& spec,
                                       "the notification's form cannot be read: " + error);
   }
   if (!n) {
-    spdlog::warn("{}: failed to convert the request body into storage grid notification: {}",
-                 name, error);
+    spdlog::warn("{}: failed to convert the request body into storage grid notification: {}", name,
+                 error);
     return dropped("malformed", reply);
   }
   auto pass = detail::passes(*n, spec.object_filter);
@@ -181,8 +181,8 @@ std::unique_ptr<core::source> start_source(const std::shared_ptr<http::runtime>&
                                            const options& opts, const core::source_context& ctx) {
   const auto& spec = core::spec_of<event_spec>(ctx);
   auto name = fmt::format("storageGrid source {}/{}", ctx.event_source_name, ctx.event_name);
-  auto token = core::read_secret_or_throw<core::source_error>(ctx.secrets.get(),
-                                                              *spec.auth_token, "authToken");
+  auto token = core::read_secret_or_throw<core::source_error>(ctx.secrets.get(), *spec.auth_token,
+                                                              "authToken");
   auto hooks = std::make_shared<registration>(
     name, ctx.event_name, spec,
     detail::management_api(*rt->requests, spec.api_url, std::move(token),

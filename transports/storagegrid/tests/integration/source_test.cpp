@@ -75,8 +75,8 @@ protected:
   std::uint16_t port = test::free_port();
   std::string secrets = test::temp_dir();
   std::shared_ptr<http::runtime> rt;
-  storagegrid::options opts{.request_timeout = 5000ms, .first_retry = 5ms, .max_retry = 20ms,
-                            .attempts = 3};
+  storagegrid::options opts{
+    .request_timeout = 5000ms, .first_retry = 5ms, .max_retry = 20ms, .attempts = 3};
   dsl::event_source es;
   std::map<std::string, test::event_under_test<storagegrid::event_spec>> events;
   std::shared_ptr<test::recording_bus> bus = std::make_shared<test::recording_bus>();
@@ -94,8 +94,8 @@ std::string notification(const std::string& key) {
                  R"({"name":"my-bucket","ownerIdentity":{"principalId":"7777"},)"
                  R"("arn":"urn:sgfs:s3:::my-bucket"},"object":{"key":")"
                  + key + R"(","size":6,"eTag":"abc","sequencer":"0001"}}}]})";
-  return "Action=Publish&Message=" + http::query_escape(message) + "&TopicArn="
-         + http::query_escape(topic) + "&Version=2010-03-31";
+  return "Action=Publish&Message=" + http::query_escape(message)
+         + "&TopicArn=" + http::query_escape(topic) + "&Version=2010-03-31";
 }
 
 bool is_publish_response(const std::string& body, const std::string& tail) {
@@ -184,9 +184,8 @@ TEST_F(storagegrid_source, it_registers_the_endpoint_and_the_buckets_notificatio
             R"("insecureTLS":true})");
   EXPECT_EQ(requests[2].method, "PUT");
   EXPECT_EQ(requests[2].target, "/api/v3/org/containers/my-bucket/notification");
-  EXPECT_EQ(requests[2].body.rfind(R"({"notification":"\n\u003cNotificationConfiguration\u003e)",
-                                   0),
-            0u)
+  EXPECT_EQ(
+    requests[2].body.rfind(R"({"notification":"\n\u003cNotificationConfiguration\u003e)", 0), 0u)
     << requests[2].body;
   for (const auto& r : requests) {
     EXPECT_EQ(r.header("Authorization"), std::string{"Bearer "} + token);
@@ -217,9 +216,8 @@ TEST_F(storagegrid_source, a_token_the_api_refuses_gives_up_at_once_with_its_mes
   ASSERT_TRUE(test::eventually([&] { return !failures.all().empty(); }));
   auto why = failures.all();
   ASSERT_EQ(why.size(), 1u);
-  EXPECT_EQ(why[0].rfind("give_up: failed to list existing endpoints. reason: Unauthorized (GET ",
-                         0),
-            0u)
+  EXPECT_EQ(
+    why[0].rfind("give_up: failed to list existing endpoints. reason: Unauthorized (GET ", 0), 0u)
     << why[0];
   EXPECT_NE(why[0].find("answered 401"), std::string::npos) << why[0];
   EXPECT_EQ(api.requests().size(), 1u);
@@ -232,8 +230,7 @@ TEST_F(storagegrid_source, an_api_that_stays_down_fails_the_source_after_the_ret
   ASSERT_TRUE(test::eventually([&] { return !failures.all().empty(); }));
   auto why = failures.all();
   ASSERT_EQ(why.size(), 1u);
-  EXPECT_EQ(why[0].rfind("fail: failed to list existing endpoints. reason: Service Unavailable",
-                         0),
+  EXPECT_EQ(why[0].rfind("fail: failed to list existing endpoints. reason: Service Unavailable", 0),
             0u)
     << why[0];
   EXPECT_NE(why[0].find("answered 503"), std::string::npos) << why[0];
@@ -250,8 +247,7 @@ TEST_F(storagegrid_source, an_api_url_nothing_answers_at_fails_with_the_reason) 
   ASSERT_TRUE(test::eventually([&] { return !failures.all().empty(); }));
   auto why = failures.all();
   ASSERT_EQ(why.size(), 1u);
-  EXPECT_EQ(why[0].rfind("fail: failed to list existing endpoints: GET http://127.0.0.1:", 0),
-            0u)
+  EXPECT_EQ(why[0].rfind("fail: failed to list existing endpoints: GET http://127.0.0.1:", 0), 0u)
     << why[0];
 }
 

@@ -28,9 +28,10 @@ TEST(storagegrid_management_api, the_notification_is_argos_template_in_a_json_st
             R"(\u003cEvent\u003es3:ObjectCreated:*\u003c/Event\u003e\n)"
             R"(\u003cEvent\u003es3:ObjectRemoved:Delete\u003c/Event\u003e\n\t)"
             R"(\u003c/TopicConfiguration\u003e\n\u003c/NotificationConfiguration\u003e\n\n"})");
-  EXPECT_EQ(notification_xml("e", "t", {}),
-            "\n<NotificationConfiguration>\n\t<TopicConfiguration>\n\t  <Id>e</Id>\n"
-            "\t  <Topic>t</Topic>\n\t  \n\t</TopicConfiguration>\n</NotificationConfiguration>\n\n");
+  EXPECT_EQ(
+    notification_xml("e", "t", {}),
+    "\n<NotificationConfiguration>\n\t<TopicConfiguration>\n\t  <Id>e</Id>\n"
+    "\t  <Topic>t</Topic>\n\t  \n\t</TopicConfiguration>\n</NotificationConfiguration>\n\n");
 }
 
 TEST(storagegrid_management_api, an_error_answers_message_text) {

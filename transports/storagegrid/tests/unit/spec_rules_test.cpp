@@ -49,8 +49,8 @@ TEST(storagegrid_spec_rules, tls_is_checked_as_argos_client_would) {
                                 "      events: []\n"
                                 "      tls: {clientCertSecret: {name: grid, key: cert}}\n");
   auto r = load(yaml);
-  EXPECT_TRUE(has_diagnostic(r, "spec.storageGrid.s.tls", position_of(yaml, "tls:"),
-                             "clientKeySecret"))
+  EXPECT_TRUE(
+    has_diagnostic(r, "spec.storageGrid.s.tls", position_of(yaml, "tls:"), "clientKeySecret"))
     << dump(r);
 }
 
