@@ -37,5 +37,10 @@ inline constexpr std::size_t with_stripe = 1;
 #else
 inline constexpr std::size_t with_stripe = 0;
 #endif
+#if GANGLION_WITH_STORAGEGRID
+inline constexpr std::size_t with_storagegrid = 1;
+#else
+inline constexpr std::size_t with_storagegrid = 0;
+#endif
 
 } // namespace ganglion::test

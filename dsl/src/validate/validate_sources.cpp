@@ -29,22 +29,6 @@ void check_tls(const json& spec, const std::string& path, const load_context& cx
     cx.error(at, "tls needs both clientCertSecret and clientKeySecret");
 }
 
-// common/webhook ValidateWebhookContext, for the sources that receive through a webhook.
-void check_webhook_context(const json& spec, const std::string& path, const load_context& cx) {
-  if (!required_object(spec, "webhook", path, cx))
-    return;
-  const auto& hook = spec["webhook"];
-  auto at = child_path(path, "webhook");
-  required(hook, "endpoint", at, cx);
-  if (required(hook, "port", at, cx)) {
-    auto port = text(hook, "port");
-    if (port.find_first_not_of("0123456789") != std::string::npos
-        && !(port.size() > 1 && (port[0] == '-' || port[0] == '+')
-             && port.find_first_not_of("0123456789", 1) == std::string::npos))
-      cx.error(child_path(at, "port"), "port must be a number, got \"" + port + "\"");
-  }
-}
-
 void check_duration(const json& spec, const char* key, const std::string& path,
                     const load_context& cx) {
   auto value = text(spec, key);
@@ -126,15 +110,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "topic", p, cx);
        required(s, "channel", p, cx);
        check_tls(s, p, cx);
-     }},
-    {"storageGrid",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       required(s, "topicArn", p, cx);
-       required(s, "apiURL", p, cx);
-       required_object(s, "authToken", p, cx);
-       required(s, "bucket", p, cx);
-       required_object(s, "events", p, cx);
-       check_webhook_context(s, p, cx);
      }},
   };
   return table;
