@@ -9,7 +9,7 @@ PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
   libcaf-dev libsimdjson-dev libconcurrentqueue-dev libyaml-cpp-dev libre2-dev \
   libboost1.81-dev libcurl4-openssl-dev libssl-dev libspdlog-dev libfmt-dev libcli11-dev \
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  libjq-dev liblua5.4-dev libcctz-dev libxxhash-dev clang libclang-rt-14-dev \
+  libjq-dev liblua5.4-dev libexpat1-dev libcctz-dev libxxhash-dev clang libclang-rt-14-dev \
   libnats-dev nats-server libhiredis-dev libmosquitto-dev librdkafka-dev librabbitmq-dev libgit2-dev git libssh-dev \
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler python3-grpcio python3-yaml
 # Packages that hold a server the tests start on their own; Debian would start them system-wide
