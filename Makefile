@@ -110,10 +110,30 @@ deploy-schemas:
 	  fi; true; \
 	else echo "deploy-schemas: no node/npm; the overlays are not checked against the schemas"; fi
 
-test: asan-build deploy-schemas
+# azurite, the Azure Storage emulator the azureQueueStorage tests run against
+# (tests/support/azurite_server.*), from npm at the versions of tests/azurite/package-lock.json,
+# into <build>/azurite; without node or npm, or offline, those tests say they were not run.
+define install_azurite
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  mkdir -p $(1)/azurite && cp tests/azurite/package.json tests/azurite/package-lock.json \
+	    $(1)/azurite/ && \
+	  if ! cmp -s $(1)/azurite/package-lock.json $(1)/azurite/installed-lock.json; then \
+	    npm ci --prefix $(1)/azurite --no-audit --no-fund --loglevel=error 2>&1 | grep -v EBADENGINE; \
+	    [ -e $(1)/azurite/node_modules/.bin/azurite-queue ] && \
+	      cp $(1)/azurite/package-lock.json $(1)/azurite/installed-lock.json; \
+	  fi; true; \
+	else echo "azurite: no node/npm; the azureQueueStorage tests against azurite are not run"; fi
+endef
+.PHONY: azurite azurite-release
+azurite:
+	$(call install_azurite,$(ASAN_BUILD))
+azurite-release:
+	$(call install_azurite,$(BUILD))
+
+test: asan-build deploy-schemas azurite
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
-test-asan: asan-build
+test-asan: asan-build azurite
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
 	  -L '^(unit|integration)$$'
 
@@ -121,7 +141,7 @@ test-tsan: tsan-build
 	cd $(TSAN_BUILD) && $(TSAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
 	  -L '^(unit|integration)$$' -E '$(TSAN_EXCLUDE)'
 
-test-release: build
+test-release: build azurite-release
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
 test-unit: build

@@ -12,7 +12,7 @@ namespace ganglion::azure::detail {
 inline constexpr const char* development_account = "devstoreaccount1";
 /// Its well-known key (public: Microsoft publishes it for the emulators).
 inline constexpr const char* development_key =
-  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K/SNMGgbeVW4mtUwYjhsAc==";
+  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
 /// How requests to the queue service are made.
 struct storage_account {
