@@ -16,6 +16,7 @@
 #include "ganglion/azure/transport.hpp"
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/publish_batch.hpp"
 #include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/core/read_secret.hpp"
@@ -32,20 +33,6 @@ using clock = std::chrono::steady_clock;
 /// Argo's DequeueMessages: 10 messages at a time.
 constexpr int messages_per_receive = 10;
 
-/// The bus's answers to one batch of events.
-struct batch {
-  explicit batch(std::size_t n) : outcomes(n, core::publish_status::stopped), remaining(n) {}
-  std::mutex mutex;
-  std::condition_variable done;
-  std::vector<core::publish_status> outcomes;
-  std::size_t remaining;
-};
-
-/// A message received and its event.
-struct delivery {
-  queue_message message;
-  core::event event;
-};
 
 /// Azure's rule for a queue name: 3 to 63 lower-case letters, digits and single hyphens,
 /// beginning and ending with a letter or digit.
@@ -170,7 +157,8 @@ private:
   /// Publishes `messages`, deletes each the bus accepted or the filter dropped, and offers the
   /// refused ones again after a backoff while they are still invisible to other receivers.
   void deliver(std::vector<queue_message> messages, clock::time_point received_at) {
-    std::vector<delivery> unsettled;
+    std::vector<queue_message> unsettled;
+    std::vector<core::event> events;
     for (auto& m : messages) {
       metrics_.received();
       std::string error;
@@ -186,45 +174,36 @@ private:
           remove(m);
         continue;
       }
-      auto event =
-        core::make_event(event_source_, "azureQueueStorage", event_name_, std::move(*data));
-      unsettled.push_back({std::move(m), std::move(event)});
+      events.push_back(
+        core::make_event(event_source_, "azureQueueStorage", event_name_, std::move(*data)));
+      unsettled.push_back(std::move(m));
     }
     auto delay = opts_.min_retry_delay;
-    // Past this the message is visible again and may be received anew (here or elsewhere).
-    auto invisible_until = received_at + opts_.visibility_timeout - opts_.request_timeout / 6;
+    // Near the end of the visibility timeout the queue hands the messages out again (here or
+    // to another receiver): they are no longer offered from here.
+    auto invisible_until = received_at
+                           + std::chrono::duration_cast<std::chrono::milliseconds>(
+                             opts_.visibility_timeout * 9 / 10);
     while (!unsettled.empty()) {
-      auto answer = std::make_shared<batch>(unsettled.size());
-      for (std::size_t i = 0; i < unsettled.size(); ++i)
-        bus_->publish(core::event(unsettled[i].event),
-                      [answer, i](core::publish_status status, const std::string&) {
-                        {
-                          std::lock_guard guard{answer->mutex};
-                          answer->outcomes[i] = status;
-                          --answer->remaining;
-                        }
-                        answer->done.notify_all();
-                      });
-      {
-        std::unique_lock lock{answer->mutex};
-        while (!answer->done.wait_for(lock, std::chrono::milliseconds(50),
-                                      [&] { return answer->remaining == 0; }))
-          if (stopping())
-            return; // not deleted: visible again once the visibility timeout passed
-      }
-      std::vector<delivery> refused;
+      auto answers = core::publish_and_wait(*bus_, events, [this] { return stopping(); });
+      if (!answers)
+        return; // not deleted: visible again once the visibility timeout passed
+      std::vector<queue_message> refused;
+      std::vector<core::event> refused_events;
       for (std::size_t i = 0; i < unsettled.size(); ++i) {
-        auto status = answer->outcomes[i];
+        auto status = (*answers)[i];
         if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
           if (status == core::publish_status::accepted)
             metrics_.accepted();
-          remove(unsettled[i].message);
+          remove(unsettled[i]);
           continue;
         }
         metrics_.rejected(core::to_string(status));
         refused.push_back(std::move(unsettled[i]));
+        refused_events.push_back(std::move(events[i]));
       }
       unsettled = std::move(refused);
+      events = std::move(refused_events);
       if (unsettled.empty())
         return;
       if (clock::now() + delay >= invisible_until) {
