@@ -2,10 +2,6 @@
 // publishes each message and deletes it once the bus accepted it.
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -18,6 +14,7 @@
 #include "ganglion/core/internal/log_throttle.hpp"
 #include "ganglion/core/internal/publish_batch.hpp"
 #include "ganglion/core/internal/source_counters.hpp"
+#include "ganglion/core/internal/stoppable_thread.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "ganglion/core/read_secret.hpp"
 #include "ganglion/http/hook_registrar.hpp"
@@ -62,31 +59,12 @@ public:
       fail_(ctx.fail),
       metrics_(ctx.metrics, ctx.event_source_name, ctx.event_name,
                {"invalid_json", "invalid_base64", "saturated", "store_failed", "stopped"}) {
-    thread_ = std::thread([this] { run(); });
-  }
-
-  ~queue_storage_source() override {
-    {
-      std::lock_guard guard{mutex_};
-      stopping_ = true;
-    }
-    stop_changed_.notify_all();
-    if (!thread_.joinable())
-      return;
-    if (thread_.get_id() == std::this_thread::get_id())
-      thread_.detach(); // destroyed from its own fail callback: the thread touches nothing after
-    else
-      thread_.join();
+    thread_.start([this] { run(); });
   }
 
 private:
-  bool stopping() const { return stopping_.load(); }
-
-  /// Waits `delay` unless stopping; false when stopping.
-  bool pause(std::chrono::milliseconds delay) {
-    std::unique_lock lock{mutex_};
-    return !stop_changed_.wait_for(lock, delay, [this] { return stopping_.load(); });
-  }
+  bool stopping() const { return thread_.stopping(); }
+  bool pause(std::chrono::milliseconds delay) { return thread_.pause(delay); }
 
   /// Get Messages and what came back: the messages, or nullopt with `error` set.
   std::optional<std::vector<queue_message>> receive(std::string& error, bool& stopped) {
@@ -251,10 +229,7 @@ private:
   core::source_counters metrics_;
   core::log_throttle retry_log_;
   core::log_throttle refused_log_;
-  std::atomic<bool> stopping_{false};
-  std::mutex mutex_;
-  std::condition_variable stop_changed_;
-  std::thread thread_;
+  core::stoppable_thread thread_; // last: stops before what its loop uses goes
 };
 
 std::unique_ptr<core::source> start_queue_storage_source(
