@@ -30,7 +30,6 @@ using clock = std::chrono::steady_clock;
 /// Argo's DequeueMessages: 10 messages at a time.
 constexpr int messages_per_receive = 10;
 
-
 /// Azure's rule for a queue name: 3 to 63 lower-case letters, digits and single hyphens,
 /// beginning and ending with a letter or digit.
 bool is_queue_name(const std::string& name) {
@@ -145,9 +144,12 @@ private:
         metrics_.rejected(data_.decode_message && error.rfind("failed to base64", 0) == 0
                             ? "invalid_base64"
                             : "invalid_json");
-        spdlog::warn("{}: message {}: {}; {}", name_, m.id, error,
-                     dlq_ ? "not deleted (dlq: the queue's poison handling takes it)"
-                          : "deleted");
+        std::uint64_t held_back = 0;
+        if (invalid_log_.allow(held_back))
+          spdlog::warn("{}: message {}: {}; {}{}", name_, m.id, error,
+                       dlq_ ? "not deleted (dlq: the queue's poison handling takes it)"
+                            : "deleted",
+                       core::held_back_note(held_back));
         if (!dlq_)
           remove(m);
         continue;
@@ -229,6 +231,7 @@ private:
   core::source_counters metrics_;
   core::log_throttle retry_log_;
   core::log_throttle refused_log_;
+  core::log_throttle invalid_log_;
   core::stoppable_thread thread_; // last: stops before what its loop uses goes
 };
 
