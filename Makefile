@@ -124,9 +124,11 @@ define install_azurite
 	  fi; true; \
 	else echo "azurite: no node/npm; the azureQueueStorage tests against azurite are not run"; fi
 endef
-.PHONY: azurite azurite-release
+.PHONY: azurite azurite-tsan azurite-release
 azurite:
 	$(call install_azurite,$(ASAN_BUILD))
+azurite-tsan:
+	$(call install_azurite,$(TSAN_BUILD))
 azurite-release:
 	$(call install_azurite,$(BUILD))
 
@@ -137,7 +139,7 @@ test-asan: asan-build azurite
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
 	  -L '^(unit|integration)$$'
 
-test-tsan: tsan-build
+test-tsan: tsan-build azurite-tsan
 	cd $(TSAN_BUILD) && $(TSAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
 	  -L '^(unit|integration)$$' -E '$(TSAN_EXCLUDE)'
 
