@@ -9,7 +9,7 @@ PACKAGES := g++ cmake ninja-build pkg-config make curl ca-certificates \
   libcaf-dev libsimdjson-dev libconcurrentqueue-dev libyaml-cpp-dev libre2-dev \
   libboost1.81-dev libcurl4-openssl-dev libssl-dev libspdlog-dev libfmt-dev libcli11-dev \
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  libjq-dev liblua5.4-dev libcctz-dev libxxhash-dev clang libclang-rt-14-dev \
+  libjq-dev liblua5.4-dev libexpat1-dev libcctz-dev libxxhash-dev clang libclang-rt-14-dev \
   libnats-dev nats-server libhiredis-dev libmosquitto-dev librdkafka-dev librabbitmq-dev libgit2-dev git libssh-dev \
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler python3-grpcio python3-yaml
 # Packages that hold a server the tests start on their own; Debian would start them system-wide
@@ -110,18 +110,40 @@ deploy-schemas:
 	  fi; true; \
 	else echo "deploy-schemas: no node/npm; the overlays are not checked against the schemas"; fi
 
-test: asan-build deploy-schemas
+# azurite, the Azure Storage emulator the azureQueueStorage tests run against
+# (tests/support/azurite_server.*), from npm at the versions of tests/azurite/package-lock.json,
+# into <build>/azurite; without node or npm, or offline, those tests say they were not run.
+define install_azurite
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  mkdir -p $(1)/azurite && cp tests/azurite/package.json tests/azurite/package-lock.json \
+	    $(1)/azurite/ && \
+	  if ! cmp -s $(1)/azurite/package-lock.json $(1)/azurite/installed-lock.json; then \
+	    npm ci --prefix $(1)/azurite --no-audit --no-fund --loglevel=error 2>&1 | grep -v EBADENGINE; \
+	    [ -e $(1)/azurite/node_modules/.bin/azurite-queue ] && \
+	      cp $(1)/azurite/package-lock.json $(1)/azurite/installed-lock.json; \
+	  fi; true; \
+	else echo "azurite: no node/npm; the azureQueueStorage tests against azurite are not run"; fi
+endef
+.PHONY: azurite azurite-tsan azurite-release
+azurite:
+	$(call install_azurite,$(ASAN_BUILD))
+azurite-tsan:
+	$(call install_azurite,$(TSAN_BUILD))
+azurite-release:
+	$(call install_azurite,$(BUILD))
+
+test: asan-build deploy-schemas azurite
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
-test-asan: asan-build
+test-asan: asan-build azurite
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
 	  -L '^(unit|integration)$$'
 
-test-tsan: tsan-build
+test-tsan: tsan-build azurite-tsan
 	cd $(TSAN_BUILD) && $(TSAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT) \
 	  -L '^(unit|integration)$$' -E '$(TSAN_EXCLUDE)'
 
-test-release: build
+test-release: build azurite-release
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
 test-unit: build

@@ -57,6 +57,10 @@ if(GANGLION_ENABLE_AMQP)
   # librabbitmq publisher) can link PkgConfig::RABBITMQ too.
   pkg_check_modules(RABBITMQ REQUIRED IMPORTED_TARGET GLOBAL librabbitmq)
 endif()
+if(GANGLION_ENABLE_AZURE)
+  # expat reads Azure Queue Storage's XML answers (the azureQueueStorage source).
+  find_package(EXPAT REQUIRED)
+endif()
 if(GANGLION_ENABLE_GRPC)
   # gRPC's CMake package finds protobuf, OpenSSL, c-ares, absl and re2 itself; protoc and the
   # C++ plugin generate the code of transports/grpc/proto.

@@ -45,11 +45,12 @@ TEST(model_mapping_source, events_of_kinds_not_run_keep_their_spec_as_schema_typ
 kind: EventSource
 metadata: {name: k}
 spec:
-  azureQueueStorage:
+  emitter:
     first:
-      storageAccountName: account
-      queueName: 10
-      waitTimeInSeconds: 2
+      broker: broker:8080
+      channelKey: key
+      channelName: 10
+      connectionBackoff: {steps: 2}
       metadata: {n: 1}
 )");
   const auto& es = only<event_source>(r);
@@ -57,11 +58,11 @@ spec:
   ASSERT_EQ(es.spec.events.size(), 1u);
   const auto& e = es.spec.events[0];
   EXPECT_FALSE(e.spec.has_value());
-  EXPECT_EQ(e.type, "azureQueueStorage");
+  EXPECT_EQ(e.type, "emitter");
   EXPECT_EQ(e.name, "first");
   auto json = nlohmann::json::parse(e.json);
-  EXPECT_EQ(json["queueName"], "10"); // a string field stays a string
-  EXPECT_EQ(json["waitTimeInSeconds"], 2);
+  EXPECT_EQ(json["channelName"], "10"); // a string field stays a string
+  EXPECT_EQ(json["connectionBackoff"]["steps"], 2);
   EXPECT_EQ(json["metadata"]["n"], "1");
 }
 

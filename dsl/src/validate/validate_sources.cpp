@@ -69,12 +69,6 @@ const std::map<std::string, rule, std::less<>>& rules() {
        required(s, "queue", p, cx);
        required(s, "endpoint", p, cx);
      }},
-    {"azureQueueStorage",
-     [](const json& s, const std::string& p, const load_context& cx) {
-       if (!has(s, "connectionString") && text(s, "storageAccountName").empty())
-         cx.error(p, "an azureQueueStorage event needs connectionString or storageAccountName");
-       required(s, "queueName", p, cx);
-     }},
     {"emitter",
      [](const json& s, const std::string& p, const load_context& cx) {
        required(s, "broker", p, cx);

@@ -8,6 +8,7 @@ void register_transport(core::source_registry& sources, core::trigger_registry& 
                         const std::shared_ptr<http::runtime>& http, options opts) {
   triggers["azureEventHubs"] = make_event_hubs_trigger_factory(http->requests, opts);
   triggers["azureServiceBus"] = make_service_bus_trigger_factory(http->requests, opts);
+  sources["azureQueueStorage"] = make_queue_storage_source_factory(http->requests, opts);
   register_refused_sources(sources);
 }
 

@@ -97,4 +97,24 @@ void check_service_bus_source(const service_bus_source_spec& spec,
   check_tls(spec.tls, child_path(path, "tls"), cx);
 }
 
+void check_queue_storage_source(const queue_storage_source_spec& spec,
+                                const dsl::spec_check_input& in) {
+  const auto& path = in.path;
+  const auto& cx = in.cx;
+  if (!spec.connection_string && spec.storage_account_name.empty())
+    cx.error(path, "must specify connection string or storageAccountName");
+  if (spec.queue_name.empty())
+    cx.error(child_path(path, "queueName"), "must specify queue name");
+  check_secret(spec.connection_string, child_path(path, "connectionString"), cx);
+  if (spec.connection_string && !spec.storage_account_name.empty())
+    cx.warning(child_path(path, "storageAccountName"),
+               "ignored: the connection string names the account, as in Argo");
+  // *ganglion*: Argo then asks the queue again at once after each empty receive, a busy loop of
+  // requests; ganglion waits at least 100 ms.
+  if (spec.wait_time_in_seconds && *spec.wait_time_in_seconds <= 0)
+    cx.warning(child_path(path, "waitTimeInSeconds"),
+               "no pause between empty receives (Argo asks the queue again at once; ganglion "
+               "waits 100 ms)");
+}
+
 } // namespace ganglion::azure::detail

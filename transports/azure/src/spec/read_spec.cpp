@@ -1,4 +1,5 @@
 #include "ganglion/dsl/kind/read.hpp"
+#include "ganglion/dsl/kind/yaml_node.hpp"
 #include "spec/spec_steps.hpp"
 
 namespace ganglion::azure::detail {
@@ -49,6 +50,21 @@ service_bus_source_spec read_service_bus_source(const dsl::spec_read_input& in) 
   out.json_body = read_bool(node, "jsonBody");
   out.defer_delete = read_bool(node, "deferDelete");
   out.metadata = read_string_map(node, "metadata");
+  return out;
+}
+
+queue_storage_source_spec read_queue_storage_source(const dsl::spec_read_input& in) {
+  const auto& node = in.node;
+  queue_storage_source_spec out;
+  out.storage_account_name = read_string(node, "storageAccountName");
+  out.connection_string = read_key_selector(node, "connectionString");
+  out.queue_name = read_string(node, "queueName");
+  out.json_body = read_bool(node, "jsonBody");
+  out.dlq = read_bool(node, "dlq");
+  out.metadata = read_string_map(node, "metadata");
+  out.decode_message = read_bool(node, "decodeMessage");
+  if (!is_absent(child(node, "waitTimeInSeconds")))
+    out.wait_time_in_seconds = read_int(node, "waitTimeInSeconds");
   return out;
 }
 

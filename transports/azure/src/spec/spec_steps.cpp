@@ -22,4 +22,9 @@ dsl::kind_spec service_bus_source_spec_step() {
                                                       &detail::check_service_bus_source);
 }
 
+dsl::kind_spec queue_storage_source_spec_step() {
+  return dsl::make_kind_spec<queue_storage_source_spec>(&detail::read_queue_storage_source,
+                                                        &detail::check_queue_storage_source);
+}
+
 } // namespace ganglion::azure

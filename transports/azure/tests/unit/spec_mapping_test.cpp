@@ -1,10 +1,11 @@
 // YAML → the azure kinds' model (template.azureEventHubs, template.azureServiceBus,
-// spec.azureEventsHub.<event>, spec.azureServiceBus.<event>): every Argo field lands in its
-// struct field.
+// spec.azureEventsHub.<event>, spec.azureServiceBus.<event>, spec.azureQueueStorage.<event>):
+// every Argo field lands in its struct field.
 
 #include <gtest/gtest.h>
 
 #include "ganglion/azure/spec.hpp"
+#include "model_test_kinds.hpp"
 #include "model_test_support.hpp"
 
 using namespace ganglion::dsl;
@@ -82,4 +83,39 @@ TEST(azure_spec_mapping, refused_sources_are_modelled) {
   EXPECT_TRUE(sb.defer_delete);
   EXPECT_TRUE(sb.tls->enabled);
   EXPECT_EQ(sb.metadata.at("team"), "b");
+}
+
+TEST(azure_spec_mapping, queue_storage_source_fields_are_modelled) {
+  auto r = load(event_source_yaml("  azureQueueStorage:\n    full:\n"
+                                  "      connectionString: {name: azure, key: cs}\n"
+                                  "      queueName: orders\n"
+                                  "      jsonBody: true\n"
+                                  "      dlq: true\n"
+                                  "      metadata: {team: a}\n"
+                                  "      decodeMessage: true\n"
+                                  "      waitTimeInSeconds: 7\n"
+                                  "      filter: {expression: \"true\"}\n"
+                                  "    bare:\n"
+                                  "      storageAccountName: account\n"
+                                  "      queueName: orders\n"));
+  ASSERT_TRUE(clean(r));
+  const auto& es = only<event_source>(r);
+  const auto& q = event_spec<azure::queue_storage_source_spec>(es, "azureQueueStorage", "full");
+  EXPECT_EQ(q.connection_string->name, "azure");
+  EXPECT_EQ(q.connection_string->key, "cs");
+  EXPECT_EQ(q.queue_name, "orders");
+  EXPECT_TRUE(q.json_body);
+  EXPECT_TRUE(q.dlq);
+  EXPECT_EQ(q.metadata.at("team"), "a");
+  EXPECT_TRUE(q.decode_message);
+  EXPECT_EQ(q.wait_seconds(), 7);
+  const auto& b = event_spec<azure::queue_storage_source_spec>(es, "azureQueueStorage", "bare");
+  EXPECT_EQ(b.storage_account_name, "account");
+  EXPECT_FALSE(b.connection_string.has_value());
+  EXPECT_FALSE(b.json_body);
+  EXPECT_FALSE(b.dlq);
+  EXPECT_FALSE(b.decode_message);
+  EXPECT_TRUE(b.metadata.empty());
+  EXPECT_FALSE(b.wait_time_in_seconds.has_value());
+  EXPECT_EQ(b.wait_seconds(), 3); // Argo's default
 }

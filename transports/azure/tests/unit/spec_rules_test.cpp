@@ -1,11 +1,12 @@
-// Rules of the azure kinds: Argo's azureeventshub and azureservicebus validate.go, and what
-// Argo's azureEventHubs and azureServiceBus triggers need to run. Every diagnostic is checked
-// at its path and line:column.
+// Rules of the azure kinds: Argo's azureeventshub, azureservicebus and azurequeuestorage
+// validate.go, and what Argo's azureEventHubs and azureServiceBus triggers need to run. Every
+// diagnostic is checked at its path and line:column.
 
 #include <gtest/gtest.h>
 
 #include "ganglion/core/runnability.hpp"
 #include "ganglion/http/transport.hpp"
+#include "files.hpp"
 #include "kinds.hpp"
 #include "model_test_support.hpp"
 
@@ -124,4 +125,65 @@ TEST(azure_spec_rules, events_hub_and_service_bus_sources_are_refused_at_the_eve
                                          "1.0"),
             std::string::npos)
     << refusals[1].why.message;
+}
+
+TEST(azure_spec_rules, queue_storage_source_rules) {
+  auto yaml = event_source_yaml("  azureQueueStorage:\n    a:\n      jsonBody: true\n"
+                                "    b:\n      connectionString: {name: azure}\n"
+                                "      storageAccountName: account\n      queueName: q1\n"
+                                "      waitTimeInSeconds: 0\n"
+                                "    c:\n      storageAccountName: account\n      queueName: q1\n");
+  auto r = load(yaml);
+  const auto a = position_of(yaml, "a:\n      jsonBody");
+  EXPECT_TRUE(has_diagnostic(r, "spec.azureQueueStorage.a", a,
+                             "must specify connection string or storageAccountName"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.azureQueueStorage.a.queueName", a,
+                             "must specify queue name"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.azureQueueStorage.b.connectionString.key",
+                             position_of(yaml, "connectionString"), "key is required"));
+  EXPECT_TRUE(has_diagnostic(r, "spec.azureQueueStorage.b.storageAccountName",
+                             position_of(yaml, "storageAccountName"),
+                             "ignored: the connection string names the account",
+                             severity::warning));
+  EXPECT_TRUE(has_diagnostic(r, "spec.azureQueueStorage.b.waitTimeInSeconds",
+                             position_of(yaml, "waitTimeInSeconds"),
+                             "no pause between empty receives", severity::warning));
+  // Argo's rules pass c (Azure AD): `run` refuses it, see the next test.
+  for (const auto& d : r.diagnostics)
+    EXPECT_EQ(d.path.find("spec.azureQueueStorage.c"), std::string::npos) << d.to_string();
+}
+
+TEST(azure_spec_rules, queue_storage_source_without_connection_string_is_refused_naming_it) {
+  auto yaml = event_source_yaml("  azureQueueStorage:\n    aad:\n"
+                                "      storageAccountName: account\n      queueName: orders\n"
+                                "    bad:\n      connectionString: {name: a, key: b}\n"
+                                "      queueName: Orders_1\n"
+                                "    good:\n      connectionString: {name: a, key: b}\n"
+                                "      queueName: orders-1\n");
+  auto r = load(yaml);
+  ASSERT_TRUE(clean(r));
+  auto kinds = ganglion::app::register_kinds(std::make_shared<ganglion::http::runtime>());
+  ganglion::core::runnability_context cx;
+  cx.sources = &kinds.sources;
+  cx.triggers = &kinds.triggers;
+  cx.secrets_dir = ganglion::test::temp_dir();
+  ganglion::test::write_file(cx.secrets_dir + "/a/b", "UseDevelopmentStorage=true");
+  auto refusals = ganglion::core::check_runnability(r.documents, cx);
+  std::vector<const ganglion::core::refusal*> ours;
+  for (const auto& f : refusals)
+    if (f.name == "es/aad" || f.name == "es/bad" || f.name == "es/good")
+      ours.push_back(&f);
+  ASSERT_EQ(ours.size(), 2u);
+  EXPECT_EQ(ours[0]->name, "es/aad");
+  EXPECT_EQ(ours[0]->why.path, "spec.azureQueueStorage.aad");
+  EXPECT_EQ(ours[0]->why.where.line, position_of(yaml, "aad:\n").first);
+  EXPECT_NE(ours[0]->why.message.find("storageAccountName without connectionString is not run "
+                                      "by ganglion"),
+            std::string::npos)
+    << ours[0]->why.message;
+  EXPECT_NE(ours[0]->why.message.find("give connectionString"), std::string::npos);
+  EXPECT_EQ(ours[1]->name, "es/bad");
+  EXPECT_NE(ours[1]->why.message.find("queueName \"Orders_1\" is not an Azure queue name"),
+            std::string::npos)
+    << ours[1]->why.message;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -8,8 +9,8 @@
 #include "ganglion/dsl/model/common.hpp"
 
 // The model of the Azure kinds: Argo's AzureEventHubsTrigger, AzureServiceBusTrigger,
-// AzureEventsHubEventSource and AzureServiceBusEventSource (sensor_types.go,
-// eventsource_types.go), less `filter`, `parameters[]` and `payload[]`, which dsl reads for
+// AzureEventsHubEventSource, AzureServiceBusEventSource and AzureQueueStorageEventSource
+// (sensor_types.go, eventsource_types.go), less `filter`, `parameters[]` and `payload[]`, which dsl reads for
 // every kind.
 
 namespace ganglion::azure {
@@ -56,6 +57,27 @@ struct service_bus_source_spec {
   std::map<std::string, std::string> metadata;
 };
 
+/// `spec.azureQueueStorage.<event>`: polls a Storage queue (run).
+struct queue_storage_source_spec {
+  /// The account Argo reaches through Azure AD when there is no connection string (not run).
+  std::string storage_account_name;
+  /// Secret holding `DefaultEndpointsProtocol=…;AccountName=…;AccountKey=…` (or
+  /// `QueueEndpoint=…`, `SharedAccessSignature=…`, `UseDevelopmentStorage=true`).
+  std::optional<dsl::secret_key_selector> connection_string;
+  std::string queue_name;
+  bool json_body = false;
+  /// A message that cannot be made an event (base64, JSON) stays in the queue.
+  bool dlq = false;
+  std::map<std::string, std::string> metadata;
+  /// The message text is base64 (URL alphabet, else standard) and is decoded first.
+  bool decode_message = false;
+  /// `waitTimeInSeconds`: the pause after an empty receive; absent: Argo's 3.
+  std::optional<std::int64_t> wait_time_in_seconds;
+
+  /// The pause after an empty receive, in seconds (Argo's 3 when absent).
+  std::int64_t wait_seconds() const { return wait_time_in_seconds.value_or(3); }
+};
+
 /// The spec step of `template.azureEventHubs`.
 dsl::kind_spec event_hubs_trigger_spec_step();
 
@@ -67,5 +89,8 @@ dsl::kind_spec events_hub_source_spec_step();
 
 /// The spec step of `spec.azureServiceBus.<event>`.
 dsl::kind_spec service_bus_source_spec_step();
+
+/// The spec step of `spec.azureQueueStorage.<event>`.
+dsl::kind_spec queue_storage_source_spec_step();
 
 } // namespace ganglion::azure
