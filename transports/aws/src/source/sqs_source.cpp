@@ -15,6 +15,7 @@
 #include "ganglion/aws/transport.hpp"
 #include "ganglion/core/event.hpp"
 #include "ganglion/core/internal/log_throttle.hpp"
+#include "ganglion/core/internal/publish_batch.hpp"
 #include "ganglion/core/internal/source_counters.hpp"
 #include "ganglion/core/kind_check.hpp"
 #include "source/event_data.hpp"
@@ -24,15 +25,6 @@ namespace ganglion::aws {
 namespace {
 
 using json = nlohmann::json;
-
-/// The bus's answers to one batch of events.
-struct batch {
-  explicit batch(std::size_t n) : outcomes(n, core::publish_status::stopped), remaining(n) {}
-  std::mutex mutex;
-  std::condition_variable done;
-  std::vector<core::publish_status> outcomes;
-  std::size_t remaining;
-};
 
 /// A message received and its event.
 struct delivery {
@@ -166,27 +158,15 @@ private:
     }
     auto delay = opts_.min_retry_delay;
     while (!unsettled.empty()) {
-      auto answer = std::make_shared<batch>(unsettled.size());
-      for (std::size_t i = 0; i < unsettled.size(); ++i)
-        bus_->publish(core::event(unsettled[i].event),
-                      [answer, i](core::publish_status status, const std::string&) {
-                        {
-                          std::lock_guard guard{answer->mutex};
-                          answer->outcomes[i] = status;
-                          --answer->remaining;
-                        }
-                        answer->done.notify_all();
-                      });
-      {
-        std::unique_lock lock{answer->mutex};
-        while (!answer->done.wait_for(lock, std::chrono::milliseconds(50),
-                                      [&] { return answer->remaining == 0; }))
-          if (stopping())
-            return; // not deleted: visible again once the visibility timeout passed
-      }
+      std::vector<core::event> events;
+      for (const auto& d : unsettled)
+        events.push_back(d.event);
+      auto answers = core::publish_and_wait(*bus_, events, [this] { return stopping(); });
+      if (!answers)
+        return; // not deleted: visible again once the visibility timeout passed
       std::vector<delivery> refused;
       for (std::size_t i = 0; i < unsettled.size(); ++i) {
-        auto status = answer->outcomes[i];
+        auto status = (*answers)[i];
         if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
           if (status == core::publish_status::accepted)
             metrics_.accepted();
