@@ -5,20 +5,12 @@
 #include <spdlog/spdlog.h>
 
 #include "ganglion/core/event.hpp"
+#include "ganglion/core/internal/publish_batch.hpp"
 #include "ganglion/dsl/go/codec.hpp"
 
 namespace ganglion::gcp::detail {
 
 namespace {
-
-/// The bus's answers to one pull's events.
-struct outcomes {
-  explicit outcomes(std::size_t n) : status(n, core::publish_status::stopped), remaining(n) {}
-  std::mutex mutex;
-  std::condition_variable done;
-  std::vector<core::publish_status> status;
-  std::size_t remaining;
-};
 
 /// 4xx other than 408 and 429: trying again will not help (the subscription was deleted,
 /// the permission revoked): the source fails at once.
@@ -135,9 +127,8 @@ bool puller::pull_once(std::chrono::milliseconds& retry) {
   if (messages.empty())
     return pause(opts_.empty_pull_delay);
 
-  auto answers = std::make_shared<outcomes>(messages.size());
-  std::vector<std::string> nacks;
-  std::vector<bool> sent(messages.size(), false);
+  std::vector<core::event> events;
+  std::vector<std::size_t> sent; // the message of each event
   for (std::size_t i = 0; i < messages.size(); ++i) {
     metrics_.received();
     std::string error;
@@ -149,35 +140,21 @@ bool puller::pull_once(std::chrono::milliseconds& retry) {
         spdlog::warn("{}: message {}: {}; not acknowledged, Pub/Sub delivers it again after "
                      "its ack deadline{}",
                      target_.name, messages[i].id, error, core::held_back_note(held_back));
-      std::lock_guard guard{answers->mutex};
-      --answers->remaining;
       continue;
     }
-    sent[i] = true;
-    target_.bus->publish(
-      core::make_event(target_.event_source, "pubsub", target_.event_name, std::move(*data)),
-      [answers, i](core::publish_status status, const std::string&) {
-        {
-          std::lock_guard guard{answers->mutex};
-          answers->status[i] = status;
-          --answers->remaining;
-        }
-        answers->done.notify_all();
-      });
+    events.push_back(
+      core::make_event(target_.event_source, "pubsub", target_.event_name, std::move(*data)));
+    sent.push_back(i);
   }
-  {
-    std::unique_lock lock{answers->mutex};
-    while (!answers->done.wait_for(lock, std::chrono::milliseconds(50),
-                                   [&] { return answers->remaining == 0; }))
-      if (stopping())
-        return false;
-  }
+  auto answers = core::publish_and_wait(*target_.bus, events, [this] { return stopping(); });
+  if (!answers)
+    return false;
   std::vector<std::string> acks;
+  std::vector<std::string> nacks;
   bool refused = false;
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    if (!sent[i])
-      continue;
-    auto status = answers->status[i];
+  for (std::size_t k = 0; k < sent.size(); ++k) {
+    auto i = sent[k];
+    auto status = (*answers)[k];
     if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
       if (status == core::publish_status::accepted)
         metrics_.accepted();
