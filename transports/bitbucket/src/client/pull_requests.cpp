@@ -9,7 +9,9 @@ namespace ganglion::bitbucket::detail {
 namespace {
 
 constexpr std::size_t max_answer_bytes = std::size_t{16} << 20;
-constexpr int max_pages = 1000; // *ganglion*: Argo pages on for as long as the server says
+// *ganglion*: Argo pages on for as long as the server says, and its calls have no timeout
+// (opts.request_timeout here).
+constexpr int max_pages = 1000;
 
 using dsl::go_type;
 using kind = go_type::kind;
