@@ -26,6 +26,7 @@ struct bitbucket_server_api::impl {
   mutable std::mutex mutex;
   std::map<std::string, std::map<long, std::string>> stored; ///< repo → id → body
   std::map<std::string, std::vector<std::string>> projects;  ///< key → slugs
+  std::map<std::string, std::vector<std::string>> commit_prs; ///< `<key>/<slug>/<hash>` → states
   long next_id = 1;
   std::atomic<bool> down{false};
   http_sink sink{200}; ///< last: stopped before the state its handler reads goes
@@ -58,9 +59,43 @@ struct bitbucket_server_api::impl {
     return json_answer(200, page);
   }
 
+  /// A commit's pull requests, `target` past the prefix: `<key>/repos/<slug>/commits/<hash>/…`.
+  sink_answer commit_pull_requests(std::string_view target, const recorded_request& r) {
+    if (r.method != "GET" || r.header("Authorization") != authorization
+        || !r.header("X-Atlassian-Token").empty())
+      return error_answer(401, "Authentication failed");
+    auto query_at = target.find("/pull-requests?limit=500&start=");
+    auto start_text = target.substr(query_at + 31);
+    if (start_text.empty() || start_text.size() > 6
+        || start_text.find_first_not_of("0123456789") != std::string_view::npos)
+      return error_answer(400, "limit=500 and start are expected");
+    auto path = std::string(target.substr(0, query_at));
+    auto repos_at = path.find("/repos/");
+    auto commits_at = path.find("/commits/");
+    if (repos_at == std::string::npos || commits_at == std::string::npos)
+      return error_answer(404, "not found");
+    auto key = path.substr(0, repos_at) + "/" + path.substr(repos_at + 7, commits_at - repos_at - 7)
+               + "/" + path.substr(commits_at + 9);
+    std::lock_guard lock{mutex};
+    const auto& states = commit_prs[key];
+    auto start = std::stoul(std::string(start_text));
+    auto values = nlohmann::json::array();
+    for (auto i = start; i < states.size() && i < start + 2; ++i)
+      values.push_back({{"id", i + 1}, {"state", states[i]}, {"title", "a pull request"}});
+    bool last = start + 2 >= states.size();
+    nlohmann::json page{{"values", values},     {"isLastPage", last}, {"start", start},
+                        {"size", values.size()}, {"limit", 2}};
+    if (!last)
+      page["nextPageStart"] = start + 2;
+    return json_answer(200, page);
+  }
+
   sink_answer answer(const recorded_request& r) {
     if (down)
       return {503, "service unavailable"};
+    if (r.target.rfind(prefix, 0) == 0 && r.target.find("/commits/") != std::string::npos
+        && r.target.find("/pull-requests?limit=500&start=") != std::string::npos)
+      return commit_pull_requests(std::string_view(r.target).substr(prefix.size()), r);
     if (r.header("Authorization") != authorization || r.header("X-Atlassian-Token") != "no-check")
       return error_answer(401, "Authentication failed");
     std::string_view target = r.target;
@@ -161,6 +196,13 @@ void bitbucket_server_api::clear_hooks() {
 void bitbucket_server_api::add_repository(const std::string& key, const std::string& slug) {
   std::lock_guard lock{impl_->mutex};
   impl_->projects[key].push_back(slug);
+}
+
+void bitbucket_server_api::set_commit_pull_requests(const std::string& repository,
+                                                    const std::string& hash,
+                                                    std::vector<std::string> states) {
+  std::lock_guard lock{impl_->mutex};
+  impl_->commit_prs[repository + "/" + hash] = std::move(states);
 }
 
 void bitbucket_server_api::set_down(bool down) {

@@ -21,7 +21,10 @@ namespace ganglion::test {
 /// - `PUT …/webhooks/<id>`: replaces the hook (200), 404 when there is none;
 /// - `DELETE …/webhooks/<id>`: 204, or 404;
 /// - `GET /rest/api/1.0/projects/<key>/repos?limit=<n>&start=<i>`: the project's repositories,
-///   two a page (`isLastPage`, `nextPageStart`).
+///   two a page (`isLastPage`, `nextPageStart`);
+/// - `GET …/repos/<slug>/commits/<hash>/pull-requests?limit=500&start=<i>` (the query exactly
+///   so, the bearer token alone: Argo's own client sends no `X-Atlassian-Token`): the commit's
+///   pull requests, two a page (`{"values":[{"id":…,"state":…}],…}`).
 /// Other paths are 404; while set_down, every call is 503.
 class bitbucket_server_api {
 public:
@@ -43,6 +46,10 @@ public:
   void clear_hooks();
   /// Adds repository `slug` to project `key`.
   void add_repository(const std::string& key, const std::string& slug);
+  /// Sets the states (`OPEN`, `MERGED` …) of the pull requests of commit `hash` of
+  /// `<key>/<slug>`.
+  void set_commit_pull_requests(const std::string& repository, const std::string& hash,
+                                std::vector<std::string> states);
   /// While `down`, every call is answered 503.
   void set_down(bool down);
 

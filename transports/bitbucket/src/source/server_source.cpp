@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "client/pull_requests.hpp"
 #include "client/server_api.hpp"
 #include "ganglion/bitbucket/spec.hpp"
 #include "ganglion/bitbucket/transport.hpp"
@@ -157,10 +158,17 @@ std::unique_ptr<core::source> start_source(const std::shared_ptr<http::runtime>&
   if (spec.webhook_secret) // *ganglion*: verified whenever set (Argo: only when it made the hook)
     secret = core::read_secret_or_throw<core::source_error>(secrets, *spec.webhook_secret,
                                                             "webhookSecret");
+  detail::server_handling how{secret, spec.metadata, spec.one_event_per_change,
+                              spec.skip_branch_refs_changed_on_open_pr, nullptr};
   std::shared_ptr<server_hooks> hooks;
-  if (spec.should_create_webhooks()) {
-    auto token =
+  std::string token;
+  if (spec.access_token)
+    token =
       core::read_secret_or_throw<core::source_error>(secrets, *spec.access_token, "accessToken");
+  if (spec.access_token && spec.skip_branch_refs_changed_on_open_pr) // Argo's customClient
+    how.pull_requests = std::make_shared<detail::pull_request_client>(
+      *rt->requests, spec.base_url, token, read_tls(spec, secrets), opts.request_timeout);
+  if (spec.should_create_webhooks()) {
     hooks = std::make_shared<server_hooks>(
       name, spec, secret,
       detail::server_api(*rt->requests, spec.base_url, std::move(token), read_tls(spec, secrets),
@@ -170,11 +178,10 @@ std::unique_ptr<core::source> start_source(const std::shared_ptr<http::runtime>&
                  "or projects or repositories not specified",
                  name);
   }
-  http::push_route route{spec.webhook,
-                         [secret, metadata = spec.metadata](const http::request& req) {
-                           return detail::server_request(req, secret, metadata);
-                         },
-                         false};
+  http::push_route route{
+    spec.webhook,
+    [how = std::move(how)](const http::request& req) { return detail::server_request(req, how); },
+    false};
   return http::start_hooked_source(*rt, ctx, std::move(route), std::move(hooks),
                                    {.recheck = check_interval(spec),
                                     .first_retry = opts.first_retry,
@@ -194,10 +201,6 @@ std::vector<std::string> check_server_source(const core::source_context& ctx) {
       problems.push_back(name + ": events must be defined to create a bitbucket server webhook");
     if (spec.base_url.empty())
       problems.push_back(name + ": bitbucket server base url can't be empty");
-    if (spec.one_event_per_change)
-      problems.push_back(name + ": oneEventPerChange is not run by ganglion yet");
-    if (spec.skip_branch_refs_changed_on_open_pr)
-      problems.push_back(name + ": skipBranchRefsChangedOnOpenPR is not run by ganglion yet");
     return problems;
   });
 }

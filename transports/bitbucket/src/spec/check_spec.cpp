@@ -88,13 +88,11 @@ void check_server(const server_spec& s, const dsl::spec_check_input& in) {
   check_secret(s.access_token, child_path(at, "accessToken"), cx);
   check_secret(s.webhook_secret, child_path(at, "webhookSecret"), cx);
   check_tls(s.tls, child_path(at, "tls"), cx);
-  if (s.one_event_per_change)
-    cx.error(child_path(at, "oneEventPerChange"),
-             "not run by ganglion yet: one request would publish several events");
-  if (s.skip_branch_refs_changed_on_open_pr)
+  // *ganglion*: without accessToken Argo's API client is nil, and a branch change panics.
+  if (s.skip_branch_refs_changed_on_open_pr && !s.access_token)
     cx.error(child_path(at, "skipBranchRefsChangedOnOpenPR"),
-             "not run by ganglion yet: it asks Bitbucket about each request's commits before "
-             "answering it");
+             "skipBranchRefsChangedOnOpenPR needs accessToken: the pull requests of each "
+             "changed branch's commit are asked of the Bitbucket Server API with it");
   if (!s.repositories.empty() && (!s.project_key.empty() || !s.repository_slug.empty()))
     cx.warning(child_path(at, s.project_key.empty() ? "repositorySlug" : "projectKey"),
                "ignored: repositories is set (the deprecated projectKey and repositorySlug are "

@@ -6,10 +6,17 @@
 #include "ganglion/dsl/go/codec.hpp"
 #include "source/server_request.hpp"
 
-using ganglion::bitbucket::detail::server_request;
+using ganglion::bitbucket::detail::server_handling;
 namespace http = ganglion::http;
 
 namespace {
+
+/// The source's reading of a request with `secret` and `metadata` (neither option set).
+http::push_outcome server_request(const http::request& req, std::string secret,
+                                  std::map<std::string, std::string> metadata) {
+  return ganglion::bitbucket::detail::server_request(
+    req, server_handling{std::move(secret), std::move(metadata), false, false, nullptr});
+}
 
 const std::string body =
   R"({"eventKey":"repo:refs_changed","changes":[{"refId":"refs/heads/main"}]})";

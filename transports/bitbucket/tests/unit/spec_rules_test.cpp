@@ -63,3 +63,28 @@ TEST(bitbucket_spec_rules, deprecated_fields_that_are_not_read_warn) {
   EXPECT_TRUE(has_diagnostic(r, "spec.bitbucket.b.owner", position_of(yaml, "owner: other"),
                              "ignored: repositories is set", severity::warning));
 }
+
+TEST(bitbucket_spec_rules, server_one_event_per_change_and_skip_on_open_pr_are_run) {
+  auto yaml = event_source_yaml("  bitbucketserver:\n"
+                                "    s:\n"
+                                "      bitbucketserverBaseURL: https://bitbucket.example/rest\n"
+                                "      webhook: {endpoint: /s, port: \"12000\"}\n"
+                                "      accessToken: {name: s, key: t}\n"
+                                "      oneEventPerChange: true\n"
+                                "      skipBranchRefsChangedOnOpenPR: true\n");
+  auto r = load(yaml);
+  EXPECT_FALSE(has_errors(r.diagnostics)) << dump(r);
+}
+
+TEST(bitbucket_spec_rules, server_skip_on_open_pr_needs_the_access_token) {
+  auto yaml = event_source_yaml("  bitbucketserver:\n"
+                                "    s:\n"
+                                "      bitbucketserverBaseURL: https://bitbucket.example/rest\n"
+                                "      webhook: {endpoint: /s, port: \"12000\"}\n"
+                                "      skipBranchRefsChangedOnOpenPR: true\n");
+  auto r = load(yaml);
+  EXPECT_TRUE(has_diagnostic(r, "spec.bitbucketserver.s.skipBranchRefsChangedOnOpenPR",
+                             position_of(yaml, "skipBranchRefsChangedOnOpenPR:"),
+                             "skipBranchRefsChangedOnOpenPR needs accessToken"))
+    << dump(r);
+}

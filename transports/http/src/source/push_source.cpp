@@ -148,6 +148,50 @@ response publish_response(endpoint_state& state, core::publish_status status,
 void finish(const std::shared_ptr<endpoint_state>& state, push_outcome&& outcome,
             const responder& reply);
 
+/// The bus's answers to the events of one request, gathered.
+struct batch_answers {
+  std::mutex mutex;
+  std::size_t left = 0;
+  core::publish_status refused = core::publish_status::accepted;
+  std::string error;
+};
+
+/// Publishes each of `data`, and answers once the bus answered all: `accepted` when it took
+/// every one, else as publish_response answers the first refusal.
+void publish_all(const std::shared_ptr<endpoint_state>& state, std::vector<std::string> data,
+                 std::optional<response> accepted, const responder& reply) {
+  if (data.empty()) {
+    reply(accepted ? *accepted : text_response(200, "success"));
+    return;
+  }
+  auto answers = std::make_shared<batch_answers>();
+  answers->left = data.size();
+  for (auto& one : data) {
+    auto e = core::make_event(state->event_source, state->type, state->event_name, std::move(one));
+    state->bus->publish(std::move(e), [state, reply, accepted, answers](core::publish_status status,
+                                                                        const std::string& error) {
+      bool taken = status == core::publish_status::accepted
+                   || status == core::publish_status::filtered;
+      if (status == core::publish_status::accepted)
+        state->metrics.count_accepted();
+      std::unique_lock lock{answers->mutex};
+      if (!taken && answers->refused == core::publish_status::accepted) {
+        answers->refused = status;
+        answers->error = error;
+      }
+      if (--answers->left > 0)
+        return;
+      auto refused = answers->refused;
+      auto why = answers->error;
+      lock.unlock();
+      if (refused == core::publish_status::accepted)
+        reply(accepted ? *accepted : text_response(200, "success"));
+      else
+        reply(publish_response(*state, refused, why, accepted));
+    });
+  }
+}
+
 void handle(const std::shared_ptr<endpoint_state>& state, request&& req, const responder& reply) {
   state->metrics.count_received();
   if (auto refused = check_authorization(*state, req)) {
@@ -170,6 +214,10 @@ void finish(const std::shared_ptr<endpoint_state>& state, push_outcome&& outcome
   if (outcome.later) {
     auto later = std::move(outcome.later);
     later([state, reply](push_outcome known) { finish(state, std::move(known), reply); });
+    return;
+  }
+  if (outcome.batch) {
+    publish_all(state, std::move(*outcome.batch), std::move(outcome.accepted), reply);
     return;
   }
   if (!outcome.data) {
@@ -201,6 +249,12 @@ private:
 push_outcome push_outcome::publish(std::string data) {
   push_outcome out;
   out.data = std::move(data);
+  return out;
+}
+
+push_outcome push_outcome::publish_all(std::vector<std::string> data) {
+  push_outcome out;
+  out.batch = std::move(data);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The push-source base (ganglion/http/push_source.hpp) on a real server: what a kind's handler
-// decides of a request (publish, refuse, answer a handshake) reaches the producer and the
-// metrics, the bus's verdict decides the answer, and the handler sees Authorization masked.
+// decides of a request (publish one event or several, refuse, answer a handshake) reaches the
+// producer and the metrics, the bus's verdict decides the answer, and the handler sees
+// Authorization masked.
 
 #include <gtest/gtest.h>
 
@@ -154,3 +155,28 @@ TEST_F(push_source_test, the_auth_secret_is_checked_before_the_handler) {
 }
 
 } // namespace
+
+TEST_F(push_source_test, several_events_are_answered_once_the_bus_took_every_one) {
+  route.handle = [](const http::request& req) {
+    std::vector<std::string> data;
+    for (char c : req.body)
+      data.push_back(std::string("{\"part\":\"") + c + "\"}");
+    return http::push_outcome::publish_all(std::move(data));
+  };
+  auto source = start();
+  auto r = post("ab");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "success");
+  ASSERT_EQ(bus->size(), 2u); // both held before the producer heard 200
+  EXPECT_EQ(bus->events()[0].data, R"({"part":"a"})");
+  EXPECT_EQ(bus->events()[1].data, R"({"part":"b"})");
+  auto none = post("");
+  EXPECT_EQ(none.status, 200);
+  EXPECT_EQ(none.body, "success");
+  EXPECT_EQ(bus->size(), 2u);
+  bus->refuse_next(1);
+  auto refused = post("cd"); // one of two refused: the producer must retry
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_EQ(rejected("saturated"), 1u);
+  EXPECT_EQ(bus->size(), 3u);
+}

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "ganglion/dsl/go/go_json.hpp"
+#include "ganglion/dsl/go/go_struct.hpp"
 #include "source/qson.hpp"
 
 namespace ganglion::storagegrid::detail {
@@ -12,30 +13,9 @@ namespace {
 
 using json = nlohmann::json;
 
-/// Go's folded key (encoding/json's foldName): ASCII upper-cased, and the two runes whose upper
-/// case is ASCII (`ſ` → S, `ı` → I); other bytes kept.
-std::string fold(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c >= 'a' && c <= 'z') {
-      out += static_cast<char>(c - 'a' + 'A');
-    } else if (s.substr(i, 2) == "\xC5\xBF") {
-      out += 'S';
-      ++i;
-    } else if (s.substr(i, 2) == "\xC4\xB1") {
-      out += 'I';
-      ++i;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 /// Go's field lookup: the exact name, else the folded one.
 bool same_key(std::string_view key, std::string_view field) {
-  return key == field || fold(key) == fold(field);
+  return key == field || dsl::go_folded_name(key) == dsl::go_folded_name(field);
 }
 
 const char* go_kind(const json& v) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ganglion/core/source.hpp"
 #include "ganglion/http/server.hpp"
@@ -20,6 +21,9 @@ namespace ganglion::http {
 struct push_outcome {
   /// The event's data to publish (Argo's bytes); when empty, `reply` is sent instead.
   std::optional<std::string> data;
+  /// Several events' data to publish in order (publish_all), instead of `data`: the producer
+  /// hears `accepted` once the bus accepted every one, else the answer to the first refusal.
+  std::optional<std::vector<std::string>> batch;
   /// Sent when nothing is published: a handshake or a refusal.
   response reply;
   /// A refusal's `reason` label in `ganglion_events_rejected_total`; empty for a handshake.
@@ -33,6 +37,8 @@ struct push_outcome {
 
   /// Publish `data`.
   static push_outcome publish(std::string data);
+  /// Publish each of `data`, in order (none: answer `accepted` at once).
+  static push_outcome publish_all(std::vector<std::string> data);
   /// Refuse with `status` and a text `message`, counted under `reason`.
   static push_outcome refuse(int status, std::string reason, std::string message);
   /// Answer `reply` without publishing and without counting a rejection (a handshake).
