@@ -70,8 +70,12 @@ void credential_source::get(completion done) {
   auto answered = [self = shared_from_this(), shared_done](http::client_response r) {
     self->assumed(r, *shared_done);
   };
-  if (!client_->submit(std::move(request), answered))
-    (*shared_done)({}, "assuming role " + role_arn_ + ": the HTTP client is saturated");
+  bool submitted = false;
+  if (auto client = client_.lock()) // released before `done` runs: it may be the last one
+    submitted = client->submit(std::move(request), answered);
+  if (!submitted)
+    (*shared_done)({}, "assuming role " + role_arn_ + ": the HTTP client is saturated or shut "
+                       "down");
 }
 
 void credential_source::assumed(const http::client_response& r, const completion& done) {

@@ -16,6 +16,8 @@ namespace ganglion::aws {
 /// Argo's CreateAWSSessionWithCredsInVolume: the keys (secrets or environment), and with a
 /// role ARN aws-sdk-go's stscreds provider over them (AssumeRole, RoleSessionName the time in
 /// nanoseconds, 900 s). Thread-safe; held by std::shared_ptr (an AssumeRole in flight keeps it).
+/// It does not keep the client alive: a completion must never hold the client's last reference
+/// (its destructor cannot run on its own thread).
 class credential_source : public std::enable_shared_from_this<credential_source> {
 public:
   /// Receives the credentials, or empty ones and why not.
@@ -46,7 +48,7 @@ private:
 
   credentials base_;
   std::string role_arn_;
-  std::shared_ptr<http::client> client_;
+  std::weak_ptr<http::client> client_;
   api_endpoint sts_;
   std::chrono::milliseconds timeout_;
   std::mutex mutex_;

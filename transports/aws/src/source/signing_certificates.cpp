@@ -41,7 +41,10 @@ void signing_certificates::get(const std::string& url, completion done) {
     self->keep(url, r.body);
     (*shared_done)(std::move(r.body), {});
   };
-  if (!requests_->submit(std::move(request), fetched))
+  bool submitted = false;
+  if (auto client = requests_.lock()) // released before `done` runs: it may be the last one
+    submitted = client->submit(std::move(request), fetched);
+  if (!submitted)
     (*shared_done)({}, "failed to fetch signing cert, the HTTP client is saturated");
 }
 

@@ -16,7 +16,7 @@ namespace ganglion::aws {
 
 /// Fetches each signing certificate once (Argo fetches it for every message) and keeps the
 /// last few by URL; only from the URLs sns_cert_url_problem allows. Thread-safe; held by
-/// std::shared_ptr (a fetch in flight keeps it).
+/// std::shared_ptr (a fetch in flight keeps it); it does not keep the client alive.
 class signing_certificates : public std::enable_shared_from_this<signing_certificates> {
 public:
   /// Receives the certificate's PEM text, or an empty text and why.
@@ -35,7 +35,7 @@ public:
 private:
   void keep(const std::string& url, const std::string& pem);
 
-  std::shared_ptr<http::client> requests_;
+  std::weak_ptr<http::client> requests_;
   std::vector<std::string> allowed_hosts_;
   std::string ca_pem_;
   std::chrono::milliseconds timeout_;

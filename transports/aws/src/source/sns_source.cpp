@@ -26,7 +26,7 @@ using http::push_outcome;
 struct sns_state {
   std::string name;
   sns_spec spec;
-  std::shared_ptr<http::client> requests;
+  std::weak_ptr<http::client> requests; ///< not owned: completions hold this state
   api_endpoint api;
   std::shared_ptr<credential_source> keys;
   std::chrono::milliseconds timeout;
@@ -42,6 +42,13 @@ struct sns_state {
     std::lock_guard lock{mutex};
     return subscription_arn;
   }
+  /// The client; throws std::runtime_error once it is shut down.
+  std::shared_ptr<http::client> client() const {
+    auto c = requests.lock();
+    if (!c)
+      throw std::runtime_error("the HTTP client is shut down");
+    return c;
+  }
 };
 
 /// Argo's PostActivate and PostInactivate: Subscribe at start, Unsubscribe at stop.
@@ -52,16 +59,15 @@ public:
   std::optional<http::registration_failure> apply() override {
     const auto& s = *state_;
     auto url = http::formatted_url(s.spec.webhook.url, s.spec.webhook.endpoint);
-    credentials keys;
+    std::optional<http::client_response> reply;
     try {
-      keys = s.keys->wait();
+      reply = call(*s.client(), subscribe_request(s.api, s.keys->wait(), s.spec.topic_arn, url,
+                                                  s.timeout),
+                   {});
     } catch (const std::exception& e) {
       spdlog::warn("{}: {}", s.name, e.what());
       return http::registration_failure{e.what(), false};
     }
-    auto reply = call(*s.requests, subscribe_request(s.api, keys, s.spec.topic_arn, url,
-                                                     s.timeout),
-                      {});
     if (!reply || !succeeded(*reply)) {
       auto why = reply ? describe(*reply) : std::string("stopped");
       spdlog::warn("{}: subscribing {} to {} failed: {}", s.name, url, s.spec.topic_arn, why);
@@ -86,7 +92,7 @@ public:
     }
     std::optional<http::client_response> reply;
     try {
-      reply = call(*s.requests, unsubscribe_request(s.api, s.keys->wait(), arn, s.timeout), {});
+      reply = call(*s.client(), unsubscribe_request(s.api, s.keys->wait(), arn, s.timeout), {});
     } catch (const std::exception& e) {
       spdlog::warn("{}: unsubscribing {} failed: {}", s.name, arn, e.what());
       return;
@@ -124,7 +130,10 @@ void confirm(const std::shared_ptr<sns_state>& state, const sns_message& m, outc
     };
     auto request = confirm_request(state->api, keys, state->spec.topic_arn, token,
                                    state->timeout);
-    if (!state->requests->submit(std::move(request), answered))
+    bool submitted = false;
+    if (auto client = state->requests.lock()) // released before the answer runs
+      submitted = client->submit(std::move(request), answered);
+    if (!submitted)
       (*shared_done)(
         push_outcome::refuse(503, "saturated", "the HTTP client is saturated; retry later"));
   });

@@ -90,15 +90,21 @@ public:
     if (!keys_)
       return done(core::trigger_outcome{false, "credentials not read: " + missing_keys_, {}});
     // The role's credentials may need STS first: the request is signed once they are known.
-    keys_->get([client = client_, api = api_, timeout = opts_.request_timeout, t = std::move(t),
-                payload = invocation.payload, allow = allow_,
-                done](credentials keys, std::string error) {
+    // The callback may run on the client's thread: it holds the client weakly, so that it
+    // never drops the client's last reference there.
+    keys_->get([weak = std::weak_ptr<http::client>(client_), api = api_,
+                timeout = opts_.request_timeout, t = std::move(t), payload = invocation.payload,
+                allow = allow_, done](credentials keys, std::string error) {
       if (!error.empty())
         return done(core::trigger_outcome{false, error, {}});
       auto completion = [allow, done](http::client_response response) {
         done(judge(response, allow));
       };
-      if (!client->submit(invoke_request(api, keys, t, payload, timeout), std::move(completion)))
+      bool submitted = false;
+      if (auto client = weak.lock())
+        submitted =
+          client->submit(invoke_request(api, keys, t, payload, timeout), std::move(completion));
+      if (!submitted)
         done(core::trigger_outcome{false, "the HTTP client is saturated or shut down", {}});
     });
   }

@@ -151,6 +151,8 @@ TEST_F(file_source_test, path_takes_one_name_and_path_regexp_a_pattern) {
     test::write_file(at(name), "");
   test::write_file(at("zz.txt"), ""); // the last: once it arrived, the others did
   ASSERT_TRUE(bus->arrived(3, "pattern"));
+  // The two events watch on their own: "pattern" having all it gets says nothing of "exact".
+  ASSERT_TRUE(bus->arrived(1, "exact"));
   EXPECT_EQ(bus->data("exact"), std::vector{data(at("x.txt"), 1)});
   EXPECT_EQ(bus->data("pattern"),
             (std::vector{data(at("x.txt"), 1), data(at("abc.txt"), 1), data(at("zz.txt"), 1)}));
