@@ -156,37 +156,28 @@ private:
       d.event = core::make_event(event_source_, "sqs", event_name_, std::move(*data));
       unsettled.push_back(std::move(d));
     }
-    auto delay = opts_.min_retry_delay;
-    while (!unsettled.empty()) {
-      std::vector<core::event> events;
-      for (const auto& d : unsettled)
-        events.push_back(d.event);
-      auto answers = core::publish_and_wait(*bus_, events, [this] { return stopping(); });
-      if (!answers)
-        return; // not deleted: visible again once the visibility timeout passed
-      std::vector<delivery> refused;
-      for (std::size_t i = 0; i < unsettled.size(); ++i) {
-        auto status = (*answers)[i];
+    std::vector<core::event> events;
+    for (const auto& d : unsettled)
+      events.push_back(d.event);
+    core::offer_until_settled(
+      *bus_, std::move(events), [this] { return stopping(); },
+      [&](std::size_t i, core::publish_status status) {
         if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
           if (status == core::publish_status::accepted)
             metrics_.accepted();
           remove(unsettled[i]);
-          continue;
+        } else {
+          metrics_.rejected(core::to_string(status));
         }
-        metrics_.rejected(core::to_string(status));
-        refused.push_back(std::move(unsettled[i]));
-      }
-      unsettled = std::move(refused);
-      if (unsettled.empty())
-        return;
-      std::uint64_t held_back = 0;
-      if (refused_log_.allow(held_back))
-        spdlog::warn("{}: the bus refused {} message(s); offered again in {} ms{}", name_,
-                     unsettled.size(), delay.count(), core::held_back_note(held_back));
-      if (!pause(delay))
-        return;
-      delay = std::min(delay * 2, opts_.max_retry_delay);
-    }
+      },
+      [&](std::size_t left, std::chrono::milliseconds delay) {
+        std::uint64_t held_back = 0;
+        if (refused_log_.allow(held_back))
+          spdlog::warn("{}: the bus refused {} message(s); offered again in {} ms{}", name_, left,
+                       delay.count(), core::held_back_note(held_back));
+        return pause(delay);
+      },
+      opts_.min_retry_delay, opts_.max_retry_delay);
   }
 
   /// DeleteMessage, not waited for; a failure is logged (the message comes back after the

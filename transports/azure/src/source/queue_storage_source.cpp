@@ -158,48 +158,36 @@ private:
         core::make_event(event_source_, "azureQueueStorage", event_name_, std::move(*data)));
       unsettled.push_back(std::move(m));
     }
-    auto delay = opts_.min_retry_delay;
     // Near the end of the visibility timeout the queue hands the messages out again (here or
     // to another receiver): they are no longer offered from here.
     auto invisible_until = received_at
                            + std::chrono::duration_cast<std::chrono::milliseconds>(
                              opts_.visibility_timeout * 9 / 10);
-    while (!unsettled.empty()) {
-      auto answers = core::publish_and_wait(*bus_, events, [this] { return stopping(); });
-      if (!answers)
-        return; // not deleted: visible again once the visibility timeout passed
-      std::vector<queue_message> refused;
-      std::vector<core::event> refused_events;
-      for (std::size_t i = 0; i < unsettled.size(); ++i) {
-        auto status = (*answers)[i];
+    core::offer_until_settled(
+      *bus_, std::move(events), [this] { return stopping(); },
+      [&](std::size_t i, core::publish_status status) {
         if (status == core::publish_status::accepted || status == core::publish_status::filtered) {
           if (status == core::publish_status::accepted)
             metrics_.accepted();
           remove(unsettled[i]);
-          continue;
+        } else {
+          metrics_.rejected(core::to_string(status));
         }
-        metrics_.rejected(core::to_string(status));
-        refused.push_back(std::move(unsettled[i]));
-        refused_events.push_back(std::move(events[i]));
-      }
-      unsettled = std::move(refused);
-      events = std::move(refused_events);
-      if (unsettled.empty())
-        return;
-      if (clock::now() + delay >= invisible_until) {
-        spdlog::warn("{}: the bus refused {} message(s) until their visibility timeout; left to "
-                     "the queue, which hands them out again",
-                     name_, unsettled.size());
-        return;
-      }
-      std::uint64_t held_back = 0;
-      if (refused_log_.allow(held_back))
-        spdlog::warn("{}: the bus refused {} message(s); offered again in {} ms{}", name_,
-                     unsettled.size(), delay.count(), core::held_back_note(held_back));
-      if (!pause(delay))
-        return;
-      delay = std::min(delay * 2, opts_.max_retry_delay);
-    }
+      },
+      [&](std::size_t left, std::chrono::milliseconds delay) {
+        if (clock::now() + delay >= invisible_until) {
+          spdlog::warn("{}: the bus refused {} message(s) until their visibility timeout; left "
+                       "to the queue, which hands them out again",
+                       name_, left);
+          return false;
+        }
+        std::uint64_t held_back = 0;
+        if (refused_log_.allow(held_back))
+          spdlog::warn("{}: the bus refused {} message(s); offered again in {} ms{}", name_, left,
+                       delay.count(), core::held_back_note(held_back));
+        return pause(delay);
+      },
+      opts_.min_retry_delay, opts_.max_retry_delay);
   }
 
   /// Delete Message, not waited for; a failure is logged (the message comes back after its

@@ -96,10 +96,10 @@ std::string lone_surrogates_replaced(std::string text) {
 /// Every number of `v` as a double (Go's float64); false when one is out of its range or the
 /// value nests deeper than Go's decoder goes.
 bool as_float64(json& v) {
-  std::vector<std::pair<json*, int>> todo{{&v, 0}};
-  while (!todo.empty()) {
-    auto [at, depth] = todo.back();
-    todo.pop_back();
+  std::vector<std::pair<json*, int>> pending{{&v, 0}};
+  while (!pending.empty()) {
+    auto [at, depth] = pending.back();
+    pending.pop_back();
     if (at->is_number()) {
       double d = at->get<double>();
       if (!std::isfinite(d))
@@ -109,7 +109,7 @@ bool as_float64(json& v) {
       if (depth >= go_max_depth)
         return false;
       for (auto& e : *at)
-        todo.emplace_back(&e, depth + 1);
+        pending.emplace_back(&e, depth + 1);
     }
   }
   return true;
