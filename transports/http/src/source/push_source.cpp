@@ -156,8 +156,9 @@ struct batch_answers {
   std::string error;
 };
 
-/// Publishes each of `data`, and answers once the bus answered all: `accepted` when it took
-/// every one, else as publish_response answers the first refusal.
+/// Publishes each of `data` (one event, or a kind's several of one request), and answers once
+/// the bus answered all: `accepted` when it took every one, else as publish_response answers the
+/// first refusal.
 void publish_all(const std::shared_ptr<endpoint_state>& state, std::vector<std::string> data,
                  std::optional<response> accepted, const responder& reply) {
   if (data.empty()) {
@@ -226,13 +227,8 @@ void finish(const std::shared_ptr<endpoint_state>& state, push_outcome&& outcome
     reply(std::move(outcome.reply));
     return;
   }
-  auto e = core::make_event(state->event_source, state->type, state->event_name,
-                            std::move(*outcome.data));
   // The producer hears 200 only once the bus holds the event (durably, when it is durable).
-  state->bus->publish(std::move(e), [state, reply, accepted = std::move(outcome.accepted)](
-                                      core::publish_status status, const std::string& error) {
-    reply(publish_response(*state, status, error, accepted));
-  });
+  publish_all(state, {std::move(*outcome.data)}, std::move(outcome.accepted), reply);
 }
 
 /// A running push source: its registered route.
